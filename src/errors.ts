@@ -1,0 +1,153 @@
+/**
+ * Typed errors. Every error the SDK throws is a {@link GeminiAgentError} with a stable `code`, so callers can
+ * branch on `err.code` (or `instanceof`) instead of parsing messages. Subclasses say who is at fault.
+ */
+
+/** Options accepted by every SDK error constructor. */
+export interface GeminiAgentErrorOptions {
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/** Base class of every error thrown by gemini-agent-sdk. `code` is stable across releases. */
+export class GeminiAgentError extends Error {
+  /** Stable machine-readable code, e.g. `CONFIGURATION`, `MODEL_API`, `SESSION_LOCKED`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options: GeminiAgentErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.name = new.target.name;
+  }
+}
+
+/** The caller configured something wrong (bad option, missing credentials, bad file). Fix the input. */
+export class ConfigurationError extends GeminiAgentError {
+  constructor(message: string, options: GeminiAgentErrorOptions & { code?: string } = {}) {
+    super(options.code ?? 'CONFIGURATION', message, options);
+  }
+}
+
+/** No usable Gemini credentials were found. */
+export class MissingCredentialsError extends ConfigurationError {
+  constructor(message: string, options: GeminiAgentErrorOptions = {}) {
+    super(message, { ...options, code: 'MISSING_CREDENTIALS' });
+  }
+}
+
+/** A replay file (`fakeResponses`) is missing, malformed, exhausted or out of step with the calls made. */
+export class ReplayError extends ConfigurationError {
+  /** The replay file. */
+  readonly file: string;
+  /** 1-based line number the error refers to, when there is one. */
+  readonly line: number | undefined;
+
+  constructor(
+    message: string,
+    details: { file: string; line?: number; code?: string },
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    super(message, { ...options, code: details.code ?? 'REPLAY' });
+    this.file = details.file;
+    this.line = details.line;
+  }
+}
+
+/** The model API answered with an error status (after retries, if the status was retryable). */
+export class ModelApiError extends GeminiAgentError {
+  /** HTTP status, when the failure had one. */
+  readonly status: number | undefined;
+  /** Whether the failure was of a retryable kind (429, 499, 5xx, network). */
+  readonly retryable: boolean;
+
+  constructor(
+    message: string,
+    details: { status?: number; retryable?: boolean; code?: string } = {},
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    super(details.code ?? 'MODEL_API', message, options);
+    this.status = details.status;
+    this.retryable = details.retryable ?? false;
+  }
+}
+
+/** The model produced something the loop cannot use (malformed stream, invalid function call). */
+export class ModelBehaviorError extends GeminiAgentError {
+  constructor(message: string, options: GeminiAgentErrorOptions & { code?: string } = {}) {
+    super(options.code ?? 'MODEL_BEHAVIOR', message, options);
+  }
+}
+
+/** A tool threw an error that was not meant for the model; `cause` holds the original error. */
+export class ToolExecutionError extends GeminiAgentError {
+  /** The tool's name. */
+  readonly toolName: string;
+  /** The call id of the failed call. */
+  readonly callId: string;
+
+  constructor(
+    message: string,
+    details: { toolName: string; callId: string },
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    super('TOOL_EXECUTION', message, options);
+    this.toolName = details.toolName;
+    this.callId = details.callId;
+  }
+}
+
+/** An action was refused by the policy or by the workspace sandbox. */
+export class PolicyDeniedError extends GeminiAgentError {
+  constructor(message: string, options: GeminiAgentErrorOptions & { code?: string } = {}) {
+    super(options.code ?? 'POLICY_DENIED', message, options);
+  }
+}
+
+/** A configured limit was reached (turns, time, size). */
+export class LimitExceededError extends GeminiAgentError {
+  constructor(message: string, options: GeminiAgentErrorOptions & { code?: string } = {}) {
+    super(options.code ?? 'LIMIT_EXCEEDED', message, options);
+  }
+}
+
+/** A session could not be found, loaded, stored or used. */
+export class SessionError extends GeminiAgentError {
+  constructor(message: string, options: GeminiAgentErrorOptions & { code?: string } = {}) {
+    super(options.code ?? 'SESSION', message, options);
+  }
+}
+
+/** The requested session does not exist in the store. */
+export class SessionNotFoundError extends SessionError {
+  constructor(message: string, options: GeminiAgentErrorOptions = {}) {
+    super(message, { ...options, code: 'SESSION_NOT_FOUND' });
+  }
+}
+
+/** Another live session (in this or another process) holds the lease on this session id. */
+export class SessionLockedError extends SessionError {
+  constructor(message: string, options: GeminiAgentErrorOptions = {}) {
+    super(message, { ...options, code: 'SESSION_LOCKED' });
+  }
+}
+
+/** `sendStream` was called while another `sendStream` on the same session was still running. */
+export class SessionBusyError extends SessionError {
+  constructor(message: string, options: GeminiAgentErrorOptions = {}) {
+    super(message, { ...options, code: 'SESSION_BUSY' });
+  }
+}
+
+/** The operation was aborted through its `AbortSignal`. */
+export class AbortError extends GeminiAgentError {
+  constructor(message = 'The operation was aborted.', options: GeminiAgentErrorOptions = {}) {
+    super('ABORTED', message, options);
+  }
+}
+
+/** A bug in the SDK: an invariant did not hold. Please report it. */
+export class InternalError extends GeminiAgentError {
+  constructor(message: string, options: GeminiAgentErrorOptions = {}) {
+    super('INTERNAL', message, options);
+  }
+}

@@ -1,0 +1,57 @@
+import type { Part } from '@google/genai';
+import type { SessionContext } from '../agent/types.js';
+
+/** What a tool does, as gemini-cli classifies it. Policies use this (read-only tools run, edits ask, …). */
+export type ToolKind =
+  'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+
+/** The kinds that never change anything: allowed by default, and the only ones in plan mode. */
+export const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'search', 'think', 'fetch']);
+
+/** What a tool hands back to the loop. */
+export interface ToolResult {
+  /** What the model sees: a string becomes `{ output }`; parts are joined / attached as gemini-cli does. */
+  llmContent: string | Part[];
+  /** What a human sees (CLI `tool_result`, UIs). Defaults to the string `llmContent`. */
+  returnDisplay?: string;
+  /** Set when the call failed; the model then gets `{ error: message }` and never sees `llmContent`. */
+  error?: { message: string; type?: string };
+}
+
+/** Per-call information handed to {@link AgentTool.execute}. */
+export interface ToolCallInfo {
+  callId: string;
+  /** Fires when the call must stop (abort, per-tool timeout). */
+  signal: AbortSignal;
+}
+
+/** Outcome of validating raw model arguments. */
+export type ToolValidation =
+  { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
+
+/**
+ * Any tool the loop can run: custom `tool()` tools, gemini-cli's built-ins, `activate_skill`, MCP tools.
+ * The scheduler validates, asks the policy, then executes.
+ */
+export interface AgentTool {
+  readonly name: string;
+  /** Human name, e.g. `ReadFile`. */
+  readonly displayName: string;
+  readonly description: string;
+  readonly kind: ToolKind;
+  /** JSON Schema of the parameters, as sent in `functionDeclarations[].parametersJsonSchema`. */
+  readonly parametersJsonSchema: Record<string, unknown>;
+  /** Checks and normalises the model's arguments; an error message goes back to the model. */
+  validate(args: Record<string, unknown>): ToolValidation;
+  /** One line saying what a call with these args will do (approval prompts, logs). */
+  describe(args: Record<string, unknown>): string;
+  /**
+   * Runs the call. Throwing `ModelVisibleError` sends `{ error }` to the model; tools that should not stop the
+   * loop return `{ error }` in the result instead of throwing.
+   */
+  execute(
+    args: Record<string, unknown>,
+    ctx: SessionContext,
+    call: ToolCallInfo,
+  ): Promise<ToolResult>;
+}
