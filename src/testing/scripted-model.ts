@@ -7,6 +7,7 @@ import type {
   Part,
 } from '@google/genai';
 import { InternalError } from '../errors.js';
+import { abortableSleep, throwIfAborted } from '../model/abort.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 
 /** One scripted model turn: the chunks to stream, or a function computing them from the request. */
@@ -62,6 +63,7 @@ export function callTurn(
 /**
  * A {@link ContentGenerator} that plays scripted turns in order, records every request, and throws on a call it
  * has no turn for. Call {@link ScriptedModel.assertComplete} at the end of a test to check every turn was used.
+ * An aborted signal rejects with the SDK's `AbortError` (before the call or between chunks).
  */
 export class ScriptedModel implements ContentGenerator {
   /** Every request received, in order. */
@@ -105,23 +107,33 @@ export class ScriptedModel implements ContentGenerator {
     params: GenerateContentParameters,
     signal?: AbortSignal,
   ): Promise<AsyncIterable<GenerateContentResponse>> {
+    throwIfAborted(signal);
     const chunks = await this.next('generateContentStream', params);
     const delay = this.chunkDelayMs;
     return (async function* () {
       for (const chunk of chunks) {
-        if (delay > 0) await sleep(delay, signal);
-        signal?.throwIfAborted();
+        if (delay > 0) await abortableSleep(delay, signal);
+        throwIfAborted(signal);
         yield chunk;
       }
     })();
   }
 
-  async generateContent(params: GenerateContentParameters): Promise<GenerateContentResponse> {
+  async generateContent(
+    params: GenerateContentParameters,
+    signal?: AbortSignal,
+  ): Promise<GenerateContentResponse> {
+    throwIfAborted(signal);
     const chunks = await this.next('generateContent', params);
+    if (this.chunkDelayMs > 0) await abortableSleep(this.chunkDelayMs, signal);
     return mergeChunks(chunks);
   }
 
-  async countTokens(params: CountTokensParameters): Promise<CountTokensResponse> {
+  async countTokens(
+    params: CountTokensParameters,
+    signal?: AbortSignal,
+  ): Promise<CountTokensResponse> {
+    throwIfAborted(signal);
     this.requests.push({ method: 'countTokens', params: structuredClone(params) });
     const text = JSON.stringify(params.contents ?? '');
     return { totalTokens: Math.ceil(text.length / 4) };
@@ -166,18 +178,4 @@ function mergeChunks(chunks: GenerateContentResponse[]): GenerateContentResponse
     ],
     usageMetadata: last?.usageMetadata,
   } as unknown as GenerateContentResponse;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

@@ -1,0 +1,178 @@
+import type {
+  CountTokensParameters,
+  CountTokensResponse,
+  EmbedContentParameters,
+  EmbedContentResponse,
+  GenerateContentParameters,
+  GenerateContentResponse,
+  GoogleGenAI,
+} from '@google/genai';
+import { silentLogger, type Logger } from '../logger.js';
+import { throwIfAborted } from './abort.js';
+import { resolveGeminiAuth, type GeminiAuth, type GeminiAuthOptions } from './auth.js';
+import type { ContentGenerator } from './content-generator.js';
+import { translateClientError, type CapturedResponse } from './gemini-errors.js';
+import { resolveModel } from './models.js';
+
+/** Options of {@link GeminiContentGenerator}: credentials (see {@link GeminiAuthOptions}) plus extras. */
+export interface GeminiGeneratorOptions extends GeminiAuthOptions {
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+  /** Logger (default silent). */
+  logger?: Logger;
+}
+
+type Models = GoogleGenAI['models'];
+type AnyParams = { model: string; config?: object };
+
+/**
+ * The {@link ContentGenerator} on Google's official `@google/genai` client (API key or Vertex AI).
+ *
+ * Credentials are resolved when the generator is built (so a missing key fails early with
+ * `MissingCredentialsError`), but the client library is imported on the first call only, so importing the SDK
+ * stays cheap. The abort signal is passed to the client as `config.abortSignal`. Model names are sent exactly
+ * as given, except the `auto*` aliases, which mean the default model (see `resolveModel`). Client errors are
+ * translated into `ModelApiError` (`status`, `retryable`) / `AbortError`; a per-call fetch wrapper reads the
+ * `Retry-After` header, which the client's own `ApiError` does not keep (a `config.httpOptions.fetch` of the
+ * caller is wrapped, not replaced). Because a fetch is supplied, the client does not install its no-timeout
+ * undici dispatcher: Node's default timeouts (300 s for headers and between body chunks) apply, and a timeout
+ * surfaces as a retryable network error.
+ */
+export class GeminiContentGenerator implements ContentGenerator {
+  /** The resolved credentials and endpoint (the API key is not exposed by `toJSON`). */
+  readonly auth: GeminiAuth;
+  private readonly headers: Record<string, string> | undefined;
+  private readonly logger: Logger;
+  private models: Promise<Models> | undefined;
+
+  constructor(options: GeminiGeneratorOptions = {}) {
+    this.auth = resolveGeminiAuth(options);
+    this.headers = options.headers;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** The auth kind and endpoint, without secrets. */
+  toJSON(): Record<string, unknown> {
+    const { apiKey: _secret, ...rest } = this.auth;
+    return { ...rest, apiKey: _secret === undefined ? undefined : '<redacted>' };
+  }
+
+  async generateContent(
+    params: GenerateContentParameters,
+    signal?: AbortSignal,
+  ): Promise<GenerateContentResponse> {
+    return this.call(params, signal, (models, p) => models.generateContent(p));
+  }
+
+  async countTokens(
+    params: CountTokensParameters,
+    signal?: AbortSignal,
+  ): Promise<CountTokensResponse> {
+    return this.call(params, signal, (models, p) => models.countTokens(p));
+  }
+
+  async embedContent(
+    params: EmbedContentParameters,
+    signal?: AbortSignal,
+  ): Promise<EmbedContentResponse> {
+    return this.call(params, signal, (models, p) => models.embedContent(p));
+  }
+
+  async generateContentStream(
+    params: GenerateContentParameters,
+    signal?: AbortSignal,
+  ): Promise<AsyncIterable<GenerateContentResponse>> {
+    const captured: { last?: CapturedResponse } = {};
+    const stream = await this.call(
+      params,
+      signal,
+      (models, prepared) => models.generateContentStream(prepared),
+      captured,
+    );
+    const model = resolveModel(params.model);
+    const translate = (error: unknown) =>
+      translateClientError(error, { model, signal, captured: captured.last });
+    return (async function* () {
+      try {
+        for await (const chunk of stream) yield chunk;
+      } catch (error) {
+        throw translate(error);
+      }
+    })();
+  }
+
+  private async call<P extends AnyParams, R>(
+    params: P,
+    signal: AbortSignal | undefined,
+    run: (models: Models, prepared: P) => Promise<R>,
+    captured: { last?: CapturedResponse } = {},
+  ): Promise<R> {
+    throwIfAborted(signal);
+    const prepared = this.prepare(params, signal, captured);
+    try {
+      const models = await this.client();
+      throwIfAborted(signal);
+      this.logger.debug('gemini request', { model: prepared.model });
+      return await run(models, prepared);
+    } catch (error) {
+      throw translateClientError(error, { model: prepared.model, signal, captured: captured.last });
+    }
+  }
+
+  private prepare<P extends AnyParams>(
+    params: P,
+    signal: AbortSignal | undefined,
+    captured: { last?: CapturedResponse },
+  ): P {
+    const config = (params.config ?? {}) as {
+      httpOptions?: { fetch?: typeof globalThis.fetch };
+      abortSignal?: AbortSignal;
+    };
+    const baseFetch = config.httpOptions?.fetch ?? globalThis.fetch;
+    const fetchWithCapture = async (
+      input: string | URL | Request,
+      init?: RequestInit,
+    ): Promise<Response> => {
+      const response = await baseFetch(input, init);
+      if (!response.ok) {
+        captured.last = {
+          status: response.status,
+          retryAfter: response.headers.get('retry-after'),
+        };
+      }
+      return response;
+    };
+    return {
+      ...params,
+      model: resolveModel(params.model),
+      config: {
+        ...config,
+        abortSignal: signal ?? config.abortSignal,
+        httpOptions: { ...config.httpOptions, fetch: fetchWithCapture },
+      },
+    };
+  }
+
+  private client(): Promise<Models> {
+    this.models ??= (async () => {
+      const { GoogleGenAI } = await import('@google/genai');
+      const a = this.auth;
+      const httpOptions: { baseUrl?: string; headers?: Record<string, string> } = {};
+      if (a.baseUrl !== undefined) httpOptions.baseUrl = a.baseUrl;
+      if (this.headers !== undefined) httpOptions.headers = { ...this.headers };
+      const client = new GoogleGenAI({
+        vertexai: a.vertexai,
+        ...(a.apiKey !== undefined ? { apiKey: a.apiKey } : {}),
+        ...(a.project !== undefined ? { project: a.project } : {}),
+        ...(a.location !== undefined ? { location: a.location } : {}),
+        ...(a.apiVersion !== undefined ? { apiVersion: a.apiVersion } : {}),
+        httpOptions,
+      });
+      return client.models;
+    })();
+    this.models.catch(() => {
+      this.models = undefined;
+    });
+    return this.models;
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `gemini-agent-sdk/testing`: test doubles for code built on the SDK — `ScriptedModel` (an in-memory
+ * ContentGenerator with scripted turns) and `FakeGeminiServer` (a loopback server speaking the Gemini REST
+ * API, for end-to-end tests with the real client).
+ */
+export { ScriptedModel, textTurn, callTurn, modelTurn } from './scripted-model.js';
+export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions } from './scripted-model.js';
+export { FakeGeminiServer } from './fake-gemini-server.js';
+export type {
+  FakeGeminiServerOptions,
+  FakeGeminiReply,
+  FakeGeminiRequest,
+  FakeGeminiTurn,
+} from './fake-gemini-server.js';
+export { googleErrorBody } from './fake-gemini-script.js';
