@@ -1,0 +1,51 @@
+import type { GenerateContentConfig } from '@google/genai';
+import type { Logger } from '../logger.js';
+import type { ContentGenerator } from '../model/content-generator.js';
+import type { RetryOptions } from '../model/retry.js';
+import type { AnyTool } from '../tools/tool-provider.js';
+import type { SystemInstructions } from './instructions.js';
+
+/** Stop conditions and time limits. */
+export interface AgentLimits {
+  /** Model calls per `sendStream` (default 100). Reaching it ends the stream with `max_session_turns`. */
+  maxTurns?: number;
+  /** Time limit per tool call in ms (default none). A call still running then gets an error response. */
+  toolTimeoutMs?: number;
+}
+
+/**
+ * Options of {@link GeminiCliAgent}: the reference SDK's options (`instructions`, `tools`, `model`, `cwd`,
+ * `debug`, `recordResponses`, `fakeResponses`) plus ours.
+ */
+export interface GeminiCliAgentOptions {
+  /** System instructions: a string (sent verbatim) or a function of a fresh `SessionContext`. */
+  instructions?: SystemInstructions;
+  /** Custom tools made with `tool()`, or any `AgentTool`. */
+  tools?: AnyTool[];
+  /** Gemini model id (default `gemini-2.5-pro`; `auto*` aliases mean the default). */
+  model?: string;
+  /** Working directory of the sessions (default `process.cwd()`); tools' `ctx.fs` / `ctx.shell` stay inside. */
+  cwd?: string;
+  /** More writable workspace roots, besides `cwd`. */
+  includeDirectories?: string[];
+  /** Logs to stderr (unless a `logger` is given). */
+  debug?: boolean;
+  /** Appends every model response to this JSONL file (gemini-cli's replay format). */
+  recordResponses?: string;
+  /** Replays model responses from this JSONL file instead of calling the API (each session from line 1). */
+  fakeResponses?: string;
+  /** Gemini API key (default: `GEMINI_API_KEY` / `GOOGLE_API_KEY`). */
+  apiKey?: string;
+  /** API base URL (default: `GOOGLE_GEMINI_BASE_URL`, else Google's). */
+  baseUrl?: string;
+  /** Use this model implementation (e.g. `ScriptedModel` from `gemini-agent-sdk/testing`). */
+  contentGenerator?: ContentGenerator;
+  /** Retry settings for model calls, or `false` to disable retries. */
+  retry?: RetryOptions | false;
+  /** Extra generation settings (temperature, thinkingConfig, …) merged into every request. */
+  generationConfig?: Omit<GenerateContentConfig, 'systemInstruction' | 'tools' | 'abortSignal'>;
+  /** Turn and time limits. */
+  limits?: AgentLimits;
+  /** Where the SDK logs (default silent, or stderr with `debug`). */
+  logger?: Logger;
+}

@@ -1,0 +1,139 @@
+import { ConfigurationError } from '../errors.js';
+import { createStderrLogger, silentLogger, type Logger } from '../logger.js';
+import type { ContentGenerator } from '../model/content-generator.js';
+import { createContentGenerator } from '../model/create-content-generator.js';
+import { resolveModel } from '../model/models.js';
+import type { RetryAttemptInfo } from '../model/retry.js';
+import type { LoopLimits } from '../loop/loop-types.js';
+import { allowAllGate, type ToolGate } from '../tools/tool-gate.js';
+import { staticToolProvider, type ToolProvider } from '../tools/tool-provider.js';
+import { createWorkspace, type Workspace } from '../workspace/workspace.js';
+import type { GeminiCliAgentOptions } from './agent-options.js';
+import { validateInstructions, type SystemInstructions } from './instructions.js';
+import { MemorySessionPersistence } from './memory-session-persistence.js';
+import type { SessionPersistence } from './session-persistence.js';
+import type { SystemSectionProvider } from './system-instruction.js';
+
+/** Default `limits.maxTurns`. */
+export const DEFAULT_MAX_TURNS = 100;
+
+/** What a {@link SessionInitializer} gets while a session initialises. */
+export interface SessionInitContext {
+  sessionId: string;
+  workspace: Workspace;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+/** Runs once per session during `initialize()` (e.g. loading skills, connecting MCP servers). */
+export type SessionInitializer = (init: SessionInitContext) => Promise<void> | void;
+
+/** Per-session hooks the model factory wires into the model. */
+export interface ModelHooks {
+  /** Called before each retry backoff (the session turns it into a `retry` event). */
+  onRetry(info: RetryAttemptInfo): void;
+}
+
+/**
+ * Everything an agent's sessions are built from. This is the one place features plug in: add a tool provider,
+ * a system section, a gate, a store or an initializer here — the loop's body never changes.
+ */
+export interface AgentServices {
+  instructions: SystemInstructions | undefined;
+  /** The model id sent in requests. */
+  modelName: string;
+  /** Builds the model for one session (replay restarts at line 1 for each session, as in gemini-cli). */
+  createModel(hooks: ModelHooks): Promise<ContentGenerator>;
+  /** Evaluated before every model call, in order; their tools are concatenated. */
+  toolProviders: ToolProvider[];
+  /** Evaluated before every model call, in order; their sections precede the instructions. */
+  sectionProviders: SystemSectionProvider[];
+  /** Policy / approvals, asked before each tool call. */
+  gate: ToolGate;
+  /** Where sessions are stored. */
+  persistence: SessionPersistence;
+  /** Builds a session's workspace (`ctx.fs`, `ctx.shell`). */
+  createWorkspace(): Workspace;
+  /** Run once per session during `initialize()`, in order. */
+  initializers: SessionInitializer[];
+  limits: LoopLimits;
+  generationConfig: GeminiCliAgentOptions['generationConfig'];
+  logger: Logger;
+  /** The sessions' working directory (as given, or `process.cwd()`). */
+  cwd: string;
+}
+
+/**
+ * Turns {@link GeminiCliAgentOptions} into {@link AgentServices}, validating the options.
+ *
+ * @throws ConfigurationError for bad options (e.g. `Instructions must be a string or a function.`).
+ */
+export function createAgentServices(options: GeminiCliAgentOptions): AgentServices {
+  const instructions = validateInstructions(options.instructions);
+  const logger = options.logger ?? (options.debug ? createStderrLogger() : silentLogger);
+  const cwd = options.cwd ?? process.cwd();
+  const tools = options.tools ?? [];
+  if (!Array.isArray(tools)) {
+    throw new ConfigurationError('The tools option must be an array of tools made with tool().');
+  }
+  return {
+    instructions,
+    modelName: resolveModel(options.model),
+    createModel: (hooks) => createModelFor(options, logger, hooks),
+    toolProviders: [staticToolProvider(tools)],
+    sectionProviders: [],
+    gate: allowAllGate,
+    persistence: new MemorySessionPersistence(),
+    createWorkspace: () =>
+      createWorkspace({ cwd, includeDirectories: options.includeDirectories ?? [], logger }),
+    initializers: [],
+    limits: validateLimits(options.limits),
+    generationConfig: options.generationConfig,
+    logger,
+    cwd,
+  };
+}
+
+function createModelFor(
+  options: GeminiCliAgentOptions,
+  logger: Logger,
+  hooks: ModelHooks,
+): Promise<ContentGenerator> {
+  const retry = options.retry;
+  return createContentGenerator({
+    ...(options.fakeResponses === undefined ? {} : { fakeResponses: options.fakeResponses }),
+    ...(options.recordResponses === undefined ? {} : { recordResponses: options.recordResponses }),
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    ...(options.contentGenerator === undefined
+      ? {}
+      : { contentGenerator: options.contentGenerator }),
+    logger,
+    retry:
+      retry === false
+        ? false
+        : {
+            ...retry,
+            onRetry: (info) => {
+              hooks.onRetry(info);
+              retry?.onRetry?.(info);
+            },
+          },
+  });
+}
+
+function validateLimits(limits: GeminiCliAgentOptions['limits']): LoopLimits {
+  const maxTurns = limits?.maxTurns ?? DEFAULT_MAX_TURNS;
+  if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+    throw new ConfigurationError(
+      `limits.maxTurns must be a positive integer (got ${String(maxTurns)}).`,
+    );
+  }
+  const toolTimeoutMs = limits?.toolTimeoutMs;
+  if (toolTimeoutMs !== undefined && !(typeof toolTimeoutMs === 'number' && toolTimeoutMs > 0)) {
+    throw new ConfigurationError(
+      `limits.toolTimeoutMs must be a positive number of milliseconds (got ${String(toolTimeoutMs)}).`,
+    );
+  }
+  return { maxTurns, ...(toolTimeoutMs === undefined ? {} : { toolTimeoutMs }) };
+}

@@ -1,0 +1,85 @@
+/**
+ * gemini-agent-sdk: embed a Gemini agent in any Node app. Drop-in compatible with `@google/gemini-cli-sdk`.
+ *
+ * Every public export is listed here by name; `index.test.ts` pins the list.
+ */
+export { z } from 'zod';
+
+export { GeminiCliAgent } from './agent/agent.js';
+export type { SessionOptions } from './agent/agent.js';
+export type { GeminiCliAgentOptions, AgentLimits } from './agent/agent-options.js';
+export { GeminiCliSession } from './agent/session.js';
+export type { SendResult } from './agent/session.js';
+export type { SessionContext } from './agent/types.js';
+export type { SystemInstructions } from './agent/instructions.js';
+export type { SystemSectionProvider } from './agent/system-instruction.js';
+export { MemorySessionPersistence } from './agent/memory-session-persistence.js';
+export type {
+  SessionPersistence,
+  SessionLog,
+  SessionLogEntry,
+  SessionOpenOptions,
+} from './agent/session-persistence.js';
+
+export { tool } from './tools/tool.js';
+export type { Tool, ToolDefinition } from './tools/tool.js';
+export { ModelVisibleError } from './tools/model-visible-error.js';
+export type { ToolProvider, AnyTool } from './tools/tool-provider.js';
+export type { ToolGate, ToolGateCheck, ToolGateDecision } from './tools/tool-gate.js';
+export type {
+  AgentTool,
+  ToolResult,
+  ToolKind,
+  ToolCallInfo,
+  ToolValidation,
+} from './tools/types.js';
+
+export type { TokenUsage } from './loop/usage.js';
+export type { ApprovalDecision } from './loop/loop-types.js';
+
+export { GeminiEventType } from './events.js';
+export type {
+  GeminiEventTypeName,
+  ServerGeminiStreamEvent,
+  GeminiStreamEvent,
+  ThoughtSummary,
+  ToolCallRequestInfo,
+  ToolCallResponseInfo,
+  ApprovalRequest,
+  ApprovalRequiredInfo,
+  StreamErrorInfo,
+  FinishedInfo,
+  InvalidStreamInfo,
+  ChatCompressedInfo,
+} from './events.js';
+
+export {
+  GeminiAgentError,
+  ConfigurationError,
+  MissingCredentialsError,
+  ReplayError,
+  ModelApiError,
+  ModelBehaviorError,
+  ToolExecutionError,
+  PolicyDeniedError,
+  LimitExceededError,
+  SessionError,
+  SessionNotFoundError,
+  SessionLockedError,
+  SessionBusyError,
+  AbortError,
+  InternalError,
+} from './errors.js';
+export type { GeminiAgentErrorOptions } from './errors.js';
+
+export { silentLogger, createStderrLogger } from './logger.js';
+export type { Logger } from './logger.js';
+
+export type { ContentGenerator } from './model/content-generator.js';
+export type { RetryOptions, RetryAttemptInfo } from './model/retry.js';
+export type {
+  AgentFilesystem,
+  AgentShell,
+  AgentShellOptions,
+  AgentShellResult,
+} from './workspace/types.js';

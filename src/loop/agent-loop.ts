@@ -1,0 +1,181 @@
+import type { FunctionCall, GenerateContentParameters } from '@google/genai';
+import type { ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
+import { linkedAbortController } from '../tools/race-abort.js';
+import { cancelledResponse, errorResponse } from '../tools/tool-response.js';
+import { runToolCalls } from '../tools/tool-scheduler.js';
+import { ToolCallLoopDetector } from './loop-detector.js';
+import type { LoopEnvironment, LoopOutcome, LoopStart } from './loop-types.js';
+import { errorEventValue, streamModelCall, toModelError } from './model-call.js';
+import { ModelTurnCollector } from './model-turn.js';
+import { buildRequestContents } from './request-contents.js';
+import { abandonedResponses, commitToolResults, resolvePausedTurn } from './tool-turn.js';
+
+/** What the model gets for calls that were not run because a loop was detected. */
+export const LOOP_DETECTED_MESSAGE =
+  'Loop detected: the same tool call was requested 5 times in a row, so it was not run again.';
+
+/**
+ * One `sendStream`: appends the prompt, then calls the model and runs its tool calls until the model answers
+ * without calls, a limit is reached, the signal aborts, or approvals are needed. Yields gemini-cli events.
+ *
+ * Whatever happens (abort, tool throw, model error, consumer stops iterating), every function call in history
+ * ends up answered, and every completed message is committed before the next model call.
+ */
+export async function* runAgentLoop(
+  env: LoopEnvironment,
+  start: LoopStart,
+  signal?: AbortSignal,
+): AsyncGenerator<ServerGeminiStreamEvent, LoopOutcome> {
+  const { controller, dispose } = linkedAbortController(signal);
+  const abort = controller.signal;
+  let paused = false;
+  try {
+    if (start.kind === 'prompt') {
+      if (start.abandoned)
+        yield* commitToolResults(env, abandonedResponses(start.abandoned), undefined);
+      yield* closeOpenCalls(env);
+      await env.commit({
+        kind: 'user',
+        content: { role: 'user', parts: start.parts },
+        timestamp: new Date().toISOString(),
+      });
+    } else {
+      const emitted = new Set(
+        start.paused.outcomes.flatMap((o) => (o.kind === 'done' ? [o.response.callId] : [])),
+      );
+      const resolved = yield* env.pump.pump(
+        resolvePausedTurn(env, start.paused, start.decisions, abort),
+      );
+      yield* commitToolResults(env, resolved.responses, resolved.fatal, emitted);
+      if (abort.aborted) {
+        yield { type: 'user_cancelled' };
+        return { kind: 'cancelled' };
+      }
+    }
+
+    const detector = new ToolCallLoopDetector();
+    for (let turn = 1; turn <= env.limits.maxTurns; turn++) {
+      if (abort.aborted) {
+        yield { type: 'user_cancelled' };
+        return { kind: 'cancelled' };
+      }
+      const prepared = await env.prepare(env.contextFor(abort));
+      const modelInfo = env.takeModelInfo();
+      if (modelInfo !== undefined) yield { type: 'model_info', value: modelInfo };
+
+      const declarations = prepared.registry.declarations();
+      const request: GenerateContentParameters = {
+        model: env.modelName,
+        contents: buildRequestContents(env.history.view()),
+        config: {
+          ...env.generationConfig,
+          ...(prepared.systemInstruction === undefined
+            ? {}
+            : { systemInstruction: prepared.systemInstruction }),
+          ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
+        },
+      };
+      const collector = new ModelTurnCollector(env.sessionId);
+      try {
+        yield* streamModelCall(env.model, request, collector, env.pump, abort);
+      } catch (error) {
+        if (abort.aborted) {
+          yield { type: 'user_cancelled' };
+          return { kind: 'cancelled' };
+        }
+        const typed = toModelError(error);
+        yield { type: 'error', value: errorEventValue(typed) };
+        throw typed;
+      }
+      env.onUsage(collector.usage);
+      const content = collector.content();
+      if (content) {
+        await env.commit({
+          kind: 'model',
+          content,
+          timestamp: new Date().toISOString(),
+          model: env.modelName,
+          ...(collector.usage ? { usage: collector.usage } : {}),
+        });
+      }
+      const calls = collector.calls;
+      if (calls.length === 0) return { kind: 'completed' };
+
+      let looped = false;
+      for (const call of calls)
+        looped = detector.record(call.request.name, call.request.args) || looped;
+      if (looped) {
+        const responses = calls.map((c) =>
+          errorResponse(c.request, LOOP_DETECTED_MESSAGE, 'loop_detected'),
+        );
+        yield* commitToolResults(env, responses, undefined);
+        yield { type: 'loop_detected' };
+        return { kind: 'loop_detected' };
+      }
+
+      const result = yield* env.pump.pump(
+        runToolCalls({
+          calls,
+          registry: prepared.registry,
+          gate: env.gate,
+          contextFor: env.contextFor,
+          signal: abort,
+          timeoutMs: env.limits.toolTimeoutMs,
+          emit: env.pump.emit,
+          logger: env.logger,
+        }),
+      );
+      const hasPaused = result.outcomes.some((o) => o.kind === 'paused');
+      if (hasPaused && !result.cancelled && !result.fatal) {
+        for (const o of result.outcomes) {
+          if (o.kind === 'done') yield { type: 'tool_call_response', value: o.response };
+        }
+        paused = true;
+        const pending = result.outcomes.flatMap((o) =>
+          o.kind === 'paused' ? [o.paused.approval] : [],
+        );
+        yield { type: 'approval_required', value: { pending } };
+        return { kind: 'paused', paused: { outcomes: result.outcomes } };
+      }
+      const responses: ToolCallResponseInfo[] = result.outcomes.map((o) => {
+        if (o.kind === 'done') return o.response;
+        const req = o.paused.input.request;
+        return result.cancelled
+          ? cancelledResponse(req)
+          : errorResponse(req, 'Not run: another call of this turn failed.', 'cancelled');
+      });
+      yield* commitToolResults(env, responses, result.fatal);
+      if (result.cancelled || abort.aborted) {
+        yield { type: 'user_cancelled' };
+        return { kind: 'cancelled' };
+      }
+    }
+    yield { type: 'max_session_turns' };
+    return { kind: 'max_turns' };
+  } finally {
+    controller.abort();
+    dispose();
+    if (!paused) {
+      // The consumer stopped iterating or something threw mid-turn: answer whatever is still open.
+      for await (const _ of closeOpenCalls(env)) void _;
+    }
+  }
+}
+
+/** Answers function calls left open by an interrupted run (or a resumed history) with cancelled responses. */
+async function* closeOpenCalls(
+  env: LoopEnvironment,
+): AsyncGenerator<ServerGeminiStreamEvent, void> {
+  const open = env.history.unansweredCalls();
+  if (open.length === 0) return;
+  const responses = open.map((call: FunctionCall) =>
+    cancelledResponse({
+      callId: call.id ?? '',
+      name: call.name ?? '',
+      args: (call.args as Record<string, unknown> | undefined) ?? {},
+      isClientInitiated: false,
+      prompt_id: env.sessionId,
+    }),
+  );
+  yield* commitToolResults(env, responses, undefined);
+}

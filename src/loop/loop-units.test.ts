@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { CallIdFactory, stripCallIdPrefix } from './call-ids.js';
+import { ConversationHistory } from './conversation-history.js';
+import { ToolCallLoopDetector } from './loop-detector.js';
+import { buildRequestContents, INTERRUPTED_PLACEHOLDER } from './request-contents.js';
+import { parseThought } from './thought.js';
+
+describe('parseThought', () => {
+  it('takes the first bold span as subject', () => {
+    expect(parseThought('**Planning the fix** I will read the file.')).toEqual({
+      subject: 'Planning the fix',
+      description: 'I will read the file.',
+    });
+    expect(parseThought('no subject here ')).toEqual({
+      subject: '',
+      description: 'no subject here',
+    });
+    expect(parseThought('**unclosed')).toEqual({ subject: '', description: '**unclosed' });
+  });
+});
+
+describe('call ids', () => {
+  it('prefixes with the name, synthesises missing ids, keeps already-prefixed ids', () => {
+    const ids = new CallIdFactory(() => 1700);
+    expect(ids.next('add', 'abc')).toBe('add__abc');
+    expect(ids.next('add', undefined)).toBe('add__add_1700_1');
+    expect(ids.next('add', 'add__x')).toBe('add__x');
+    expect(stripCallIdPrefix('add', 'add__add_1700_1')).toBe('add_1700_1');
+    expect(stripCallIdPrefix('add', 'other')).toBe('other');
+  });
+});
+
+describe('ToolCallLoopDetector', () => {
+  it('fires on the 5th identical consecutive call, ignoring key order; a different call resets', () => {
+    const d = new ToolCallLoopDetector();
+    expect([1, 2, 3, 4].map(() => d.record('a', { x: 1, y: 2 }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(d.record('a', { y: 2, x: 1 })).toBe(true);
+    const e = new ToolCallLoopDetector();
+    for (let i = 0; i < 4; i++) e.record('a', {});
+    e.record('b', {});
+    expect(e.record('a', {})).toBe(false);
+  });
+});
+
+describe('buildRequestContents', () => {
+  it('coalesces consecutive user prompts and inserts a placeholder after dangling tool results', () => {
+    const out = buildRequestContents([
+      { role: 'user', parts: [{ text: 'a' }] },
+      { role: 'user', parts: [{ text: 'b' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'f__1', name: 'f', args: {} } }] },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'f__1', name: 'f', response: { output: '' } } }],
+      },
+      { role: 'user', parts: [{ text: 'c' }] },
+    ]);
+    expect(out.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
+    expect(out[0]?.parts).toEqual([{ text: 'a' }, { text: 'b' }]);
+    expect(out[1]?.parts?.[0]?.functionCall?.id).toBe('1');
+    expect(out[2]?.parts?.[0]?.functionResponse?.id).toBe('1');
+    expect(out[3]?.parts).toEqual([{ text: INTERRUPTED_PLACEHOLDER }]);
+  });
+
+  it('drops thought parts and turns left empty; keeps an existing thought signature', () => {
+    const out = buildRequestContents([
+      { role: 'user', parts: [{ text: 'q' }] },
+      { role: 'model', parts: [{ text: 'hmm', thought: true }] },
+      { role: 'user', parts: [{ text: 'again' }] },
+      {
+        role: 'model',
+        parts: [
+          { text: 'think', thought: true },
+          { functionCall: { id: 'g__2', name: 'g', args: {} }, thoughtSignature: 'sig' },
+        ],
+      },
+    ]);
+    expect(out).toEqual([
+      { role: 'user', parts: [{ text: 'q' }, { text: 'again' }] },
+      {
+        role: 'model',
+        parts: [{ functionCall: { id: '2', name: 'g', args: {} }, thoughtSignature: 'sig' }],
+      },
+    ]);
+  });
+});
+
+describe('ConversationHistory.unansweredCalls', () => {
+  it('lists calls of the last model turn with no response', () => {
+    const h = new ConversationHistory([
+      { role: 'user', parts: [{ text: 'q' }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 'a__1', name: 'a', args: {} } },
+          { functionCall: { id: 'b__2', name: 'b', args: {} } },
+        ],
+      },
+    ]);
+    expect(h.unansweredCalls().map((c) => c.id)).toEqual(['a__1', 'b__2']);
+    h.push({
+      role: 'user',
+      parts: [{ functionResponse: { id: 'a__1', name: 'a', response: {} } }],
+    });
+    expect(h.unansweredCalls().map((c) => c.id)).toEqual(['b__2']);
+  });
+});

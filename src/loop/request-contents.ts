@@ -1,0 +1,84 @@
+import type { Content, Part } from '@google/genai';
+import { stripCallIdPrefix } from './call-ids.js';
+
+/** Placeholder model turn gemini-cli inserts when a user message follows unanswered tool results. */
+export const INTERRUPTED_PLACEHOLDER =
+  '[The previous response was interrupted before it completed.]';
+
+/** Signature gemini-cli puts on function calls that have none, so Gemini 3 accepts the history. */
+export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
+
+/**
+ * Builds the `contents` of a request from the stored history, as gemini-cli does: thought parts removed, the
+ * `<name>__` prefix stripped from call ids, a thought signature on the first function call of each model turn
+ * of the active loop, and consecutive same-role turns coalesced (a user message right after tool results gets
+ * a placeholder model turn in between instead). The stored history is not modified.
+ */
+export function buildRequestContents(history: readonly Content[]): Content[] {
+  const cleaned: Content[] = [];
+  for (const content of history) {
+    const parts = (content.parts ?? [])
+      .filter((p) => p.thought !== true)
+      .map((p) => stripPartIds(p));
+    if (parts.length === 0) continue;
+    cleaned.push({ role: content.role ?? 'user', parts });
+  }
+  const out: Content[] = [];
+  for (const content of cleaned) {
+    const prev = out[out.length - 1];
+    if (prev && prev.role === content.role) {
+      if (content.role === 'user' && hasFunctionResponse(prev) && !onlyFunctionResponses(content)) {
+        out.push({ role: 'model', parts: [{ text: INTERRUPTED_PLACEHOLDER }] }, content);
+      } else {
+        prev.parts = [...(prev.parts ?? []), ...(content.parts ?? [])];
+      }
+      continue;
+    }
+    out.push({ ...content, parts: [...(content.parts ?? [])] });
+  }
+  addThoughtSignatures(out);
+  return out;
+}
+
+function stripPartIds(part: Part): Part {
+  if (part.functionCall) {
+    const { functionCall } = part;
+    const id = stripCallIdPrefix(functionCall.name, functionCall.id);
+    return { ...part, functionCall: { ...functionCall, ...(id === undefined ? {} : { id }) } };
+  }
+  if (part.functionResponse) {
+    const { functionResponse } = part;
+    const id = stripCallIdPrefix(functionResponse.name, functionResponse.id);
+    return {
+      ...part,
+      functionResponse: { ...functionResponse, ...(id === undefined ? {} : { id }) },
+    };
+  }
+  return { ...part };
+}
+
+function hasFunctionResponse(content: Content): boolean {
+  return (content.parts ?? []).some((p) => p.functionResponse !== undefined);
+}
+
+function onlyFunctionResponses(content: Content): boolean {
+  return (content.parts ?? []).every((p) => p.functionResponse !== undefined);
+}
+
+function addThoughtSignatures(contents: Content[]): void {
+  let start = 0;
+  contents.forEach((c, i) => {
+    if (c.role === 'user' && (c.parts ?? []).some((p) => p.functionResponse === undefined))
+      start = i;
+  });
+  for (let i = start; i < contents.length; i++) {
+    const content = contents[i] as Content;
+    if (content.role !== 'model') continue;
+    const parts = content.parts ?? [];
+    const first = parts.findIndex((p) => p.functionCall !== undefined);
+    const part = parts[first];
+    if (part && !part.thoughtSignature) {
+      parts[first] = { ...part, thoughtSignature: SKIP_THOUGHT_SIGNATURE };
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import type { ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
+import { ToolExecutionError } from '../errors.js';
+import { errorResponse } from '../tools/tool-response.js';
+import { executeOne } from '../tools/tool-scheduler.js';
+import type { ApprovalDecision, LoopEnvironment, PausedTurn } from './loop-types.js';
+
+/**
+ * Emits `tool_call_response` for each response not yet emitted, then appends all responses as one user turn
+ * (so every call of the model turn is answered) and persists it. A fatal tool error is thrown afterwards, as a
+ * {@link ToolExecutionError} with the original error as `cause`.
+ */
+export async function* commitToolResults(
+  env: LoopEnvironment,
+  responses: readonly ToolCallResponseInfo[],
+  fatal: { error: unknown; toolName: string; callId: string } | undefined,
+  alreadyEmitted: ReadonlySet<string> = new Set(),
+): AsyncGenerator<ServerGeminiStreamEvent, void> {
+  for (const response of responses) {
+    if (!alreadyEmitted.has(response.callId)) yield { type: 'tool_call_response', value: response };
+  }
+  await env.commit({
+    kind: 'tool_results',
+    content: { role: 'user', parts: responses.flatMap((r) => r.responseParts) },
+    timestamp: new Date().toISOString(),
+    responses: [...responses],
+  });
+  if (fatal) {
+    const message = fatal.error instanceof Error ? fatal.error.message : String(fatal.error);
+    throw new ToolExecutionError(
+      `Tool "${fatal.toolName}" threw: ${message}. The model was told the call failed. To let the model see ` +
+        `such errors instead, throw ModelVisibleError or set sendErrorsToModel: true on the tool.`,
+      { toolName: fatal.toolName, callId: fatal.callId },
+      { cause: fatal.error },
+    );
+  }
+}
+
+/** Answers the paused calls of an abandoned turn (a new prompt came before any decision). */
+export function abandonedResponses(paused: PausedTurn): ToolCallResponseInfo[] {
+  return paused.outcomes.map((o) =>
+    o.kind === 'done'
+      ? o.response
+      : errorResponse(
+          o.paused.input.request,
+          'The call was not approved before the next message was sent, so it did not run.',
+          'cancelled',
+        ),
+  );
+}
+
+/** Runs the approved calls of a paused turn (in parallel), denies the rest; results in call order. */
+export async function resolvePausedTurn(
+  env: LoopEnvironment,
+  paused: PausedTurn,
+  decisions: readonly ApprovalDecision[],
+  signal: AbortSignal,
+): Promise<{
+  responses: ToolCallResponseInfo[];
+  fatal?: { error: unknown; toolName: string; callId: string };
+}> {
+  const byId = new Map(decisions.map((d) => [d.callId, d]));
+  const runs = await Promise.all(
+    paused.outcomes.map(async (o) => {
+      if (o.kind === 'done') return { response: o.response };
+      const { input, tool, args } = o.paused;
+      const decision = byId.get(input.request.callId);
+      if (decision?.outcome !== 'allow') {
+        const extra = decision?.message ? ` ${decision.message}` : '';
+        return {
+          response: errorResponse(
+            input.request,
+            `Tool execution was denied by the user.${extra}`,
+            'policy_violation',
+          ),
+        };
+      }
+      return executeOne(
+        input,
+        tool,
+        args,
+        { contextFor: env.contextFor, signal, timeoutMs: env.limits.toolTimeoutMs },
+        env.logger,
+      );
+    }),
+  );
+  const firstFatal = runs.findIndex((r) => 'fatal' in r && r.fatal !== undefined);
+  const responses = runs.map((r) => r.response);
+  if (firstFatal === -1) return { responses };
+  const failed = responses[firstFatal] as ToolCallResponseInfo;
+  const run = runs[firstFatal] as { fatal: { error: unknown } };
+  return {
+    responses,
+    fatal: { error: run.fatal.error, toolName: failed.name, callId: failed.callId },
+  };
+}

@@ -1,0 +1,201 @@
+import type { SessionContext } from '../agent/types.js';
+import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { unknownToolMessage } from './closest-names.js';
+import { ModelVisibleError } from './model-visible-error.js';
+import { linkedAbortController, raceAbort } from './race-abort.js';
+import type { ToolCallInput } from './tool-call.js';
+import type { ToolGate } from './tool-gate.js';
+import type { ToolRegistry } from './tool-registry.js';
+import { cancelledResponse, errorResponse, resultToResponse } from './tool-response.js';
+import type { AgentTool } from './types.js';
+
+/** What {@link runToolCalls} needs. */
+export interface ToolSchedulerOptions {
+  /** The calls of one model turn, in the order the model sent them. */
+  calls: readonly ToolCallInput[];
+  registry: ToolRegistry;
+  /** Policy / approvals; asked about each valid call, in order, before anything runs. */
+  gate: ToolGate;
+  /** Builds a fresh context whose `signal` is the given one (per gate check and per call). */
+  contextFor(signal: AbortSignal): SessionContext;
+  /** Aborting answers every unfinished call with a cancelled response. */
+  signal: AbortSignal;
+  /** Per-call time limit in ms; a call still running then gets an error response. */
+  timeoutMs?: number;
+  /** Yields an event into the running stream. */
+  emit(event: ServerGeminiStreamEvent): void;
+  logger?: Logger;
+}
+
+/** A call held by the gate, waiting for a human decision. */
+export interface PausedToolCall {
+  input: ToolCallInput;
+  tool: AgentTool;
+  args: Record<string, unknown>;
+  approval: ApprovalRequest;
+}
+
+/** Outcome of one call: answered, or paused for approval. */
+export type ToolCallOutcome =
+  { kind: 'done'; response: ToolCallResponseInfo } | { kind: 'paused'; paused: PausedToolCall };
+
+/** Outcome of one scheduler run. */
+export interface ToolSchedulerResult {
+  /** One outcome per call, in call order. */
+  outcomes: ToolCallOutcome[];
+  /** The first tool that threw an error not meant for the model (its call was answered with an error). */
+  fatal?: { error: unknown; toolName: string; callId: string };
+  /** True when the signal aborted while calls were pending. */
+  cancelled: boolean;
+}
+
+/** The error message the model gets for a call whose tool threw an error not meant for it. */
+export const HIDDEN_FAILURE_MESSAGE =
+  'The tool failed with an internal error. The details were not shared with the model.';
+
+class ToolTimeout extends Error {}
+
+/**
+ * Runs the calls of one model turn: malformed and unknown calls get an error, arguments are validated, the gate
+ * is asked (in order), then every allowed call runs in parallel. Results come back in call order. Never throws
+ * for a tool's failure: see {@link ToolSchedulerResult.fatal}.
+ */
+export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolSchedulerResult> {
+  const { registry, gate, signal, emit } = options;
+  const logger = options.logger ?? silentLogger;
+  const outcomes: Array<ToolCallOutcome | undefined> = [];
+  const runnable: Array<{ index: number; tool: AgentTool; args: Record<string, unknown> }> = [];
+
+  for (const [index, input] of options.calls.entries()) {
+    const { request } = input;
+    if (signal.aborted) {
+      outcomes[index] = { kind: 'done', response: cancelledResponse(request) };
+      continue;
+    }
+    if (input.malformed) {
+      const { message, type } = input.malformed;
+      outcomes[index] = { kind: 'done', response: errorResponse(request, message, type) };
+      continue;
+    }
+    const tool = registry.get(request.name);
+    if (!tool) {
+      const message = unknownToolMessage(request.name, registry.names);
+      outcomes[index] = {
+        kind: 'done',
+        response: errorResponse(request, message, 'tool_not_registered'),
+      };
+      continue;
+    }
+    const validation = tool.validate(request.args);
+    if (!validation.ok) {
+      const response = errorResponse(request, validation.error, 'invalid_tool_params');
+      outcomes[index] = { kind: 'done', response };
+      continue;
+    }
+    const args = validation.args;
+    let decision;
+    try {
+      decision = await raceAbort(
+        Promise.resolve(
+          gate.check({ request, tool, args, ctx: options.contextFor(signal), emit, signal }),
+        ),
+        signal,
+      );
+    } catch (error) {
+      if (signal.aborted) {
+        outcomes[index] = { kind: 'done', response: cancelledResponse(request) };
+        continue;
+      }
+      throw error;
+    }
+    if (decision.outcome === 'deny') {
+      outcomes[index] = {
+        kind: 'done',
+        response: errorResponse(request, decision.message, 'policy_violation'),
+      };
+    } else if (decision.outcome === 'pause') {
+      outcomes[index] = {
+        kind: 'paused',
+        paused: { input, tool, args, approval: decision.request },
+      };
+    } else {
+      runnable.push({ index, tool, args });
+    }
+  }
+
+  const fatals: Array<{ index: number; error: unknown }> = [];
+  await Promise.all(
+    runnable.map(async ({ index, tool, args }) => {
+      const input = options.calls[index] as ToolCallInput;
+      const run = await executeOne(input, tool, args, options, logger);
+      outcomes[index] = { kind: 'done', response: run.response };
+      if (run.fatal !== undefined) fatals.push({ index, error: run.fatal.error });
+    }),
+  );
+  const first = fatals.sort((a, b) => a.index - b.index)[0];
+  const firstRequest = first && (options.calls[first.index] as ToolCallInput).request;
+  return {
+    outcomes: options.calls.map(
+      (call, i) => outcomes[i] ?? { kind: 'done', response: cancelledResponse(call.request) },
+    ),
+    ...(first && firstRequest
+      ? { fatal: { error: first.error, toolName: firstRequest.name, callId: firstRequest.callId } }
+      : {}),
+    cancelled: signal.aborted,
+  };
+}
+
+/**
+ * Runs one call with its own signal (session abort + timeout), racing the tool so a tool that ignores its
+ * signal still ends promptly.
+ */
+export async function executeOne(
+  input: ToolCallInput,
+  tool: AgentTool,
+  args: Record<string, unknown>,
+  options: Pick<ToolSchedulerOptions, 'contextFor' | 'signal' | 'timeoutMs'>,
+  logger: Logger = silentLogger,
+): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
+  const { request } = input;
+  const { controller, dispose } = linkedAbortController(options.signal);
+  const timeoutMs = options.timeoutMs;
+  const timer =
+    timeoutMs !== undefined && timeoutMs > 0
+      ? setTimeout(() => controller.abort(new ToolTimeout()), timeoutMs)
+      : undefined;
+  const started = Date.now();
+  const elapsed = (): number => Date.now() - started;
+  try {
+    const ctx = options.contextFor(controller.signal);
+    const pending = Promise.resolve().then(() =>
+      tool.execute(args, ctx, { callId: request.callId, signal: controller.signal }),
+    );
+    const result = await raceAbort(pending, controller.signal);
+    return { response: resultToResponse(request, result, elapsed()) };
+  } catch (error) {
+    if (controller.signal.aborted) {
+      if (controller.signal.reason instanceof ToolTimeout) {
+        const message = `Tool "${request.name}" timed out after ${timeoutMs} ms and was stopped.`;
+        logger.warn('tool timed out', { tool: request.name, callId: request.callId, timeoutMs });
+        return { response: errorResponse(request, message, 'timeout', elapsed()) };
+      }
+      return { response: cancelledResponse(request, elapsed()) };
+    }
+    if (error instanceof ModelVisibleError) {
+      return { response: errorResponse(request, error.message, 'execution_failed', elapsed()) };
+    }
+    logger.error('tool threw', {
+      tool: request.name,
+      callId: request.callId,
+      error: String(error),
+    });
+    return {
+      response: errorResponse(request, HIDDEN_FAILURE_MESSAGE, 'unhandled_exception', elapsed()),
+      fatal: { error },
+    };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    dispose();
+  }
+}
