@@ -83,3 +83,14 @@ export type {
   AgentShellOptions,
   AgentShellResult,
 } from './workspace/types.js';
+
+export { skillDir, skillRoot } from './skills/skill-reference.js';
+export type { SkillReference } from './skills/skill-reference.js';
+export { SkillManager } from './skills/skill-manager.js';
+export type { SkillDefinition, SkillInfo, SkillSource } from './skills/skill-definition.js';
+export type { SkillApprovalDetails } from './skills/activate-skill-tool.js';
+export type { SkillDiscoveryTiers } from './skills/skill-discovery.js';
+
+export { createContentGenerator } from './model/create-content-generator.js';
+export type { CreateContentGeneratorOptions } from './model/create-content-generator.js';
+export { DEFAULT_MODEL, resolveModel } from './model/models.js';

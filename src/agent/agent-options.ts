@@ -3,6 +3,8 @@ import type { Logger } from '../logger.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { RetryOptions } from '../model/retry.js';
 import type { AnyTool } from '../tools/tool-provider.js';
+import type { SkillReference } from '../skills/skill-reference.js';
+import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
 import type { SystemInstructions } from './instructions.js';
 
 /** Stop conditions and time limits. */
@@ -22,6 +24,18 @@ export interface GeminiCliAgentOptions {
   instructions?: SystemInstructions;
   /** Custom tools made with `tool()`, or any `AgentTool`. */
   tools?: AnyTool[];
+  /** Skill folders made with `skillDir(path)`: a folder holding SKILL.md, or a root of such folders. */
+  skills?: SkillReference[];
+  /**
+   * Also discover skills as gemini-cli does (`~/.gemini/skills`, `~/.agents/skills`, and in a trusted folder the
+   * workspace's `.gemini/skills`, `.agents/skills`). Default `true`; `false` loads only `skills`.
+   */
+  skillDiscovery?: boolean | SkillDiscoveryTiers;
+  /**
+   * Whether `cwd` is a trusted folder (workspace skills load only then). Default: gemini-cli's
+   * `~/.gemini/trustedFolders.json`.
+   */
+  trustWorkspace?: boolean;
   /** Gemini model id (default `gemini-2.5-pro`; `auto*` aliases mean the default). */
   model?: string;
   /** Working directory of the sessions (default `process.cwd()`); tools' `ctx.fs` / `ctx.shell` stay inside. */

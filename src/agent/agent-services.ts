@@ -8,6 +8,8 @@ import type { LoopLimits } from '../loop/loop-types.js';
 import { allowAllGate, type ToolGate } from '../tools/tool-gate.js';
 import { staticToolProvider, type ToolProvider } from '../tools/tool-provider.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
+import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
+import type { SkillReference } from '../skills/skill-reference.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { validateInstructions, type SystemInstructions } from './instructions.js';
 import { MemorySessionPersistence } from './memory-session-persistence.js';
@@ -61,6 +63,8 @@ export interface AgentServices {
   logger: Logger;
   /** The sessions' working directory (as given, or `process.cwd()`). */
   cwd: string;
+  /** Skills: discovery, the `activate_skill` tool and the `<available_skills>` section. */
+  skills: SkillsFeature;
 }
 
 /**
@@ -76,22 +80,49 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   if (!Array.isArray(tools)) {
     throw new ConfigurationError('The tools option must be an array of tools made with tool().');
   }
+  const skills = createSkillsFeature({
+    cwd,
+    references: validateSkillReferences(options.skills),
+    ...(options.skillDiscovery === undefined ? {} : { discovery: options.skillDiscovery }),
+    ...(options.trustWorkspace === undefined ? {} : { trusted: options.trustWorkspace }),
+    logger,
+  });
   return {
     instructions,
     modelName: resolveModel(options.model),
     createModel: (hooks) => createModelFor(options, logger, hooks),
-    toolProviders: [staticToolProvider(tools)],
-    sectionProviders: [],
+    toolProviders: [staticToolProvider(tools), (ctx) => skills.toolProvider(ctx)],
+    sectionProviders: [(ctx) => skills.sectionProvider(ctx)],
     gate: allowAllGate,
     persistence: new MemorySessionPersistence(),
     createWorkspace: () =>
       createWorkspace({ cwd, includeDirectories: options.includeDirectories ?? [], logger }),
-    initializers: [],
+    initializers: [(init) => skills.initializeSession(init)],
     limits: validateLimits(options.limits),
     generationConfig: options.generationConfig,
     logger,
     cwd,
+    skills,
   };
+}
+
+function validateSkillReferences(skills: GeminiCliAgentOptions['skills']): SkillReference[] {
+  if (skills === undefined) return [];
+  const valid =
+    Array.isArray(skills) &&
+    skills.every(
+      (ref: unknown) =>
+        typeof ref === 'object' &&
+        ref !== null &&
+        (ref as { type?: unknown }).type === 'dir' &&
+        typeof (ref as { path?: unknown }).path === 'string',
+    );
+  if (!valid) {
+    throw new ConfigurationError(
+      'The skills option must be an array of skill references made with skillDir(path).',
+    );
+  }
+  return [...skills];
 }
 
 function createModelFor(

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { SkillManager } from '../skills/skill-manager.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
 import { GeminiCliSession } from './session.js';
@@ -47,6 +48,14 @@ export class GeminiCliAgent {
     const services = this.getServices();
     const log = await services.persistence.open(sessionId, { resume: true, cwd: services.cwd });
     return new GeminiCliSession(this, services, sessionId, log);
+  }
+
+  /**
+   * Loads (once) and returns the agent's skills: `list()`, `enable(name)`, `disable(name)`. Shared by all of the
+   * agent's sessions; the `activate_skill` tool follows changes on the next model call.
+   */
+  async skills(signal?: AbortSignal): Promise<SkillManager> {
+    return this.getServices().skills.load(signal);
   }
 
   private getServices(): AgentServices {

@@ -1,5 +1,5 @@
 import type { Content, Part } from '@google/genai';
-import { ConfigurationError, SessionBusyError } from '../errors.js';
+import { ConfigurationError, SessionBusyError, SessionError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
@@ -14,6 +14,7 @@ import type {
 } from '../loop/loop-types.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../loop/usage.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
+import type { SkillManager } from '../skills/skill-manager.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { GeminiCliAgent } from './agent.js';
 import type { AgentServices } from './agent-services.js';
@@ -73,6 +74,21 @@ export class GeminiCliSession {
    */
   async initialize(signal?: AbortSignal): Promise<void> {
     await this.ensureState(signal);
+  }
+
+  /**
+   * The agent's skills (`list()`, `enable(name)`, `disable(name)`): the SDK's `/skills list|enable|disable`. The
+   * `activate_skill` tool follows on the next model call.
+   *
+   * @throws SessionError before the session was initialized (`await session.initialize()` first).
+   */
+  get skills(): SkillManager {
+    if (!this.services.skills.loaded) {
+      throw new SessionError(
+        'Skills are loaded when the session initializes: call `await session.initialize()` first.',
+      );
+    }
+    return this.services.skills.manager;
   }
 
   /** Cumulative token usage of all model calls of this session object. */

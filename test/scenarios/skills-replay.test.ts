@@ -1,34 +1,35 @@
 /**
- * The reference skills scenarios (skill-dir-success / skill-root-success) through the public agent API, with the
- * skills feature plugged in through public options only (the `activate_skill` AgentTool as a tool, the skills
- * section through dynamic instructions). Replaced by the `skills` option once the agent wires the feature.
+ * The reference skills scenarios (skill-dir-success / skill-root-success) through the public agent API with the
+ * `skills` option, plus what the model is offered (system section, `activate_skill` enum) through the real
+ * client against FakeGeminiServer.
  */
-import { sep } from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   GeminiCliAgent,
+  skillDir,
   type ServerGeminiStreamEvent,
-  type SessionContext,
+  type SkillReference,
 } from '../../src/index.js';
-import { createSkillsFeature, skillDir, type SkillReference } from '../../src/skills/index.js';
+import { FakeGeminiServer, callTurn, textTurn } from '../../src/testing/index.js';
 
 const data = (name: string): string =>
   fileURLToPath(new URL(`../fixtures/gemini-cli-sdk-test-data/${name}`, import.meta.url));
 
 async function runScenario(reference: SkillReference, fixture: string, prompt: string) {
-  const skills = createSkillsFeature({ cwd: data('.'), references: [reference], discovery: false });
-  const manager = await skills.load();
-  const [activateSkill] = skills.toolProvider({} as SessionContext);
-  if (!activateSkill) throw new Error('activate_skill was not offered');
   const agent = new GeminiCliAgent({
-    instructions: (ctx) => `${skills.sectionProvider(ctx) ?? ''}\n\nYou are a helpful assistant.`,
-    tools: [activateSkill],
+    instructions: 'You are a helpful assistant.',
+    skills: [reference],
+    skillDiscovery: false,
     fakeResponses: data(fixture),
   });
+  const session = agent.session();
   const events: ServerGeminiStreamEvent[] = [];
-  for await (const event of agent.session().sendStream(prompt)) events.push(event);
-  return { events, manager };
+  for await (const event of session.sendStream(prompt)) events.push(event);
+  return { events, manager: session.skills };
 }
 
 describe.each([
@@ -69,5 +70,89 @@ describe.each([
     const text = events.map((e) => (e.type === 'content' ? e.value : '')).join('');
     expect(text.toLowerCase()).toContain('arrr');
     expect(manager.isActive('pirate-skill')).toBe(true);
+  });
+});
+
+describe('skills through the real client', () => {
+  const servers: FakeGeminiServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  interface Body {
+    systemInstruction?: { parts?: Array<{ text?: string }> };
+    tools?: Array<{
+      functionDeclarations?: Array<{ name: string; parametersJsonSchema?: unknown }>;
+    }>;
+  }
+  const activateDecl = (body: Body) =>
+    body.tools
+      ?.flatMap((t) => t.functionDeclarations ?? [])
+      .find((d) => d.name === 'activate_skill');
+
+  it('lists enabled skills, offers them as an enum, follows disable, and shares the folder read-only', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'skills-root-'));
+    const skillMd = (name: string) =>
+      `---\nname: ${name}\ndescription: The ${name} skill.\n---\nDo ${name} things.\n`;
+    const { mkdir } = await import('node:fs/promises');
+    for (const name of ['alpha', 'beta']) {
+      await mkdir(join(root, name));
+      await writeFile(join(root, name, 'SKILL.md'), skillMd(name));
+      await writeFile(join(root, name, 'notes.txt'), `${name} notes`);
+    }
+    const server = new FakeGeminiServer({
+      turns: [
+        callTurn({ name: 'activate_skill', args: { name: 'alpha' } }),
+        callTurn({ name: 'peek', args: {} }),
+        textTurn('done'),
+        textTurn('second'),
+      ],
+    });
+    servers.push(server);
+    const baseUrl = await server.start();
+    const { tool, z } = await import('../../src/index.js');
+    const seen: Array<string | null> = [];
+    let writeError: unknown;
+    const peek = tool(
+      { name: 'peek', description: 'peek', inputSchema: z.object({}) },
+      async (_a, ctx) => {
+        seen.push(await ctx.fs.readFile(join(root, 'alpha', 'notes.txt')));
+        try {
+          await ctx.fs.writeFile(join(root, 'alpha', 'notes.txt'), 'changed');
+        } catch (err) {
+          writeError = err;
+        }
+        return 'ok';
+      },
+    );
+    const cwd = await mkdtemp(join(tmpdir(), 'skills-cwd-'));
+    const agent = new GeminiCliAgent({
+      cwd,
+      skills: [skillDir(root)],
+      skillDiscovery: false,
+      tools: [peek],
+      apiKey: 'test-key',
+      baseUrl,
+    });
+    const session = agent.session();
+    for await (const _e of session.sendStream('activate alpha')) void _e;
+    const first = server.requests[0]?.body as Body;
+    const system = first.systemInstruction?.parts?.map((p) => p.text ?? '').join('') ?? '';
+    expect(system).toContain('<available_skills>');
+    expect(system).toContain('<name>alpha</name>');
+    expect(system).toContain('<name>beta</name>');
+    expect(JSON.stringify(activateDecl(first)?.parametersJsonSchema)).toContain(
+      '"enum":["alpha","beta"]',
+    );
+    expect(seen).toEqual(['alpha notes']);
+    expect(writeError).toBeDefined();
+    expect(session.skills.list().find((s) => s.name === 'alpha')?.active).toBe(true);
+
+    session.skills.disable('beta');
+    for await (const _e of session.sendStream('again')) void _e;
+    const last = server.requests.at(-1)?.body as Body;
+    const lastSystem = last.systemInstruction?.parts?.map((p) => p.text ?? '').join('') ?? '';
+    expect(lastSystem).not.toContain('<name>beta</name>');
+    expect(JSON.stringify(activateDecl(last)?.parametersJsonSchema)).toContain('"enum":["alpha"]');
   });
 });
