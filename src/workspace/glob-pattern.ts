@@ -99,7 +99,9 @@ function segmentSource(segment: string, dot: boolean): string {
 }
 
 function compileSingle(pattern: string, dot: boolean): string {
-  const segments = pattern.split('/').filter((s, i, all) => s !== '' || i === 0 || i === all.length - 1);
+  const segments = pattern
+    .split('/')
+    .filter((s, i, all) => s !== '' || i === 0 || i === all.length - 1);
   const anySegment = dot ? '(?!\\.\\.?(?:/|$))[^/]+' : '(?!\\.)[^/]+';
   let source = '';
   segments.forEach((segment, index) => {

@@ -124,7 +124,9 @@ export class PathGuard {
     for (const root of containing) {
       const blocked =
         blockedSegmentOf(path.relative(root.path, real)) ??
-        (isWithin(absolute, root.path) ? blockedSegmentOf(path.relative(root.path, absolute)) : undefined);
+        (isWithin(absolute, root.path)
+          ? blockedSegmentOf(path.relative(root.path, absolute))
+          : undefined);
       if (blocked !== undefined) {
         throw refuse(
           input,

@@ -127,13 +127,21 @@ describe('hostile paths', () => {
     expect(error.reason).toBe('PATH_NOT_IN_WORKSPACE');
     expect(error.code).toBe('PATH_NOT_IN_WORKSPACE');
     expect(error.path).toBe('../outside/secret.txt');
-    expect(error.message).toContain('Path not in workspace: Attempted path "../outside/secret.txt"');
+    expect(error.message).toContain(
+      'Path not in workspace: Attempted path "../outside/secret.txt"',
+    );
     expect(error.message).toContain(ws);
-    const blocked = (await workspace.fs.writeFile('.env', 'x').catch((e: unknown) => e)) as WorkspaceAccessError;
+    const blocked = (await workspace.fs
+      .writeFile('.env', 'x')
+      .catch((e: unknown) => e)) as WorkspaceAccessError;
     expect(blocked.reason).toBe('PATH_BLOCKED');
-    const loop = (await workspace.fs.resolvePath('loop1').catch((e: unknown) => e)) as WorkspaceAccessError;
+    const loop = (await workspace.fs
+      .resolvePath('loop1')
+      .catch((e: unknown) => e)) as WorkspaceAccessError;
     expect(loop.reason).toBe('SYMLINK_LOOP');
-    const nul = (await workspace.fs.resolvePath('a\0b').catch((e: unknown) => e)) as WorkspaceAccessError;
+    const nul = (await workspace.fs
+      .resolvePath('a\0b')
+      .catch((e: unknown) => e)) as WorkspaceAccessError;
     expect(nul.reason).toBe('INVALID_PATH');
   });
 });
@@ -190,7 +198,9 @@ describe('normal workspace paths', () => {
     await workspace.fs.rm('made', { recursive: true });
     expect(await workspace.fs.exists('made')).toBe(false);
     await workspace.fs.rm('made', { force: true });
-    await expect(workspace.fs.rm('.', { recursive: true })).rejects.toBeInstanceOf(WorkspaceAccessError);
+    await expect(workspace.fs.rm('.', { recursive: true })).rejects.toBeInstanceOf(
+      WorkspaceAccessError,
+    );
   });
 });
 

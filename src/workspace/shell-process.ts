@@ -89,7 +89,10 @@ export class ShellProcessHandle implements ShellProcess {
   private terminate(reason: Error, signal: NodeJS.Signals = 'SIGTERM'): void {
     this.error ??= reason;
     if (this.killing || this.done) return;
-    this.logger.debug('workspace: killing streamed command', { pid: this.pid, reason: reason.message });
+    this.logger.debug('workspace: killing streamed command', {
+      pid: this.pid,
+      reason: reason.message,
+    });
     this.killing = killProcessTree(this.pid, signal);
   }
 

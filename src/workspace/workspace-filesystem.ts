@@ -102,8 +102,9 @@ export class WorkspaceFilesystem implements AgentFilesystem {
       let kind: FileKind = kindOf(dirent);
       const isSymlink = dirent.isSymbolicLink();
       if (isSymlink) {
+        // A link's target kind is reported only when the target itself is readable.
         try {
-          kind = kindOf(await stat(full));
+          kind = kindOf(await stat(await this.guard.check(full, 'read')));
         } catch {
           kind = 'other';
         }
@@ -148,10 +149,13 @@ export class WorkspaceFilesystem implements AgentFilesystem {
     const searchRoot = await this.guard.check(options.cwd ?? this.guard.cwd, 'read');
     const caseSensitive = options.caseSensitive ?? false;
     const dot = options.dot ?? true;
-    const compiled = compileGlob(process.platform === 'win32' ? pattern.replace(/\\/g, '/') : pattern, {
-      dot,
-      caseSensitive,
-    });
+    const compiled = compileGlob(
+      process.platform === 'win32' ? pattern.replace(/\\/g, '/') : pattern,
+      {
+        dot,
+        caseSensitive,
+      },
+    );
     const ignores = (options.ignore ?? []).map((p) => compileGlob(p, { dot: true, caseSensitive }));
     // `dir/**` patterns also prune the directory itself, so the walk never enters it.
     const prunes = (options.ignore ?? [])
@@ -197,7 +201,11 @@ export class WorkspaceFilesystem implements AgentFilesystem {
             continue;
           }
           if (kind === 'directory') {
-            if (options.includeDirectories && !isIgnored(rel, true) && compiled.test(prefixOf(full))) {
+            if (
+              options.includeDirectories &&
+              !isIgnored(rel, true) &&
+              compiled.test(prefixOf(full))
+            ) {
               results.push(full);
             }
             continue;

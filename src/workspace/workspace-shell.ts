@@ -194,7 +194,8 @@ export class WorkspaceShell implements AgentShell {
           seconds * 1000,
         );
       };
-      const onAbort = (): void => kill(new AbortError('Command was cancelled before it could complete.'));
+      const onAbort = (): void =>
+        kill(new AbortError('Command was cancelled before it could complete.'));
 
       const finish = async (): Promise<void> => {
         if (settled) return;

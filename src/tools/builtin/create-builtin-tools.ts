@@ -1,0 +1,108 @@
+import { ConfigurationError } from '../../errors.js';
+import { READ_ONLY_KINDS, type AgentTool } from '../types.js';
+import { createGlobTool } from './glob-tool.js';
+import { createGrepSearchTool } from './grep-search.js';
+import { createListDirectoryTool } from './list-directory.js';
+import { createReadFileTool } from './read-file.js';
+import { createReadManyFilesTool } from './read-many-files.js';
+import { createReplaceTool } from './replace.js';
+import { createRunShellCommandTool, type ShellToolOptions } from './run-shell-command.js';
+import { createWebFetchTool, type WebFetchOptions } from './web-fetch.js';
+import { createWriteFileTool } from './write-file.js';
+
+/** Which built-in tools to register: all, the read-only ones, a list of names, or none. */
+export type BuiltinToolSelection = 'all' | 'read-only' | readonly string[] | false;
+
+/** Options for the built-in tools that have any. */
+export interface BuiltinToolOptions {
+  shell?: ShellToolOptions;
+  webFetch?: WebFetchOptions;
+}
+
+/** gemini-cli's built-in tool names this SDK ships, in registration order. */
+export const BUILTIN_TOOL_NAMES = [
+  'list_directory',
+  'read_file',
+  'grep_search',
+  'glob',
+  'replace',
+  'write_file',
+  'web_fetch',
+  'run_shell_command',
+  'read_many_files',
+] as const;
+
+/** A built-in tool name. */
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+/** Legacy names gemini-cli still accepts. */
+const ALIASES: Record<string, BuiltinToolName> = { search_file_content: 'grep_search' };
+
+function build(name: BuiltinToolName, options: BuiltinToolOptions): AgentTool {
+  switch (name) {
+    case 'list_directory':
+      return createListDirectoryTool();
+    case 'read_file':
+      return createReadFileTool();
+    case 'grep_search':
+      return createGrepSearchTool();
+    case 'glob':
+      return createGlobTool();
+    case 'replace':
+      return createReplaceTool();
+    case 'write_file':
+      return createWriteFileTool();
+    case 'web_fetch':
+      return createWebFetchTool(options.webFetch);
+    case 'run_shell_command':
+      return createRunShellCommandTool(options.shell);
+    case 'read_many_files':
+      return createReadManyFilesTool();
+  }
+}
+
+function isBuiltinName(name: string): name is BuiltinToolName {
+  return (BUILTIN_TOOL_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * Builds gemini-cli's built-in tools. `'all'` gives every tool; `'read-only'` the ones whose kind never
+ * changes anything (read, search, fetch); a list picks by name (legacy `search_file_content` accepted);
+ * `false` gives none. Approval of edit and execute tools is the policy's job, by `kind`.
+ *
+ * @throws ConfigurationError for an unknown name or a selection of the wrong type.
+ */
+export function createBuiltinTools(
+  selection: BuiltinToolSelection,
+  options: BuiltinToolOptions = {},
+): AgentTool[] {
+  if (selection === false) return [];
+  if (selection === 'all') return BUILTIN_TOOL_NAMES.map((name) => build(name, options));
+  if (selection === 'read-only') {
+    return BUILTIN_TOOL_NAMES.map((name) => build(name, options)).filter((tool) =>
+      READ_ONLY_KINDS.has(tool.kind),
+    );
+  }
+  if (!Array.isArray(selection)) {
+    throw new ConfigurationError(
+      `builtinTools must be 'all', 'read-only', false or an array of tool names; got ${JSON.stringify(selection)}.`,
+    );
+  }
+  const names: BuiltinToolName[] = [];
+  const unknown: string[] = [];
+  for (const raw of selection as readonly unknown[]) {
+    const name = typeof raw === 'string' ? (ALIASES[raw] ?? raw) : String(raw);
+    if (typeof raw === 'string' && isBuiltinName(name)) {
+      if (!names.includes(name)) names.push(name);
+    } else {
+      unknown.push(String(raw));
+    }
+  }
+  if (unknown.length > 0) {
+    throw new ConfigurationError(
+      `Unknown built-in tool${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => JSON.stringify(n)).join(', ')}. ` +
+        `Valid names: ${BUILTIN_TOOL_NAMES.join(', ')}.`,
+    );
+  }
+  return names.map((name) => build(name, options));
+}
