@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ConfigurationError } from '../errors.js';
+import type { ApprovalRequest } from '../events.js';
+
+/** A human's answer: run once, run and stop asking for this kind of call in this session, or refuse. */
+export const ApprovalDecision = z.enum(['allow', 'allow_always', 'deny']);
+/** A human's answer (see {@link ApprovalDecision}). */
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+/** What an approval handler returns: a decision, or a decision with a message for the model (on deny). */
+export const ApprovalResponse = z.union([
+  ApprovalDecision,
+  z.object({ decision: ApprovalDecision, message: z.string().optional() }).strict(),
+]);
+/** What an approval handler returns. */
+export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
+
+/** A normalised answer. */
+export interface NormalizedApproval {
+  decision: ApprovalDecision;
+  message: string | undefined;
+}
+
+/**
+ * Asks a human about one call. It may take as long as it needs (there is no timeout); `signal` fires when the
+ * stream is aborted, and the call is then cancelled whatever the handler answers.
+ */
+export type ApprovalHandler = (
+  request: ApprovalRequest,
+  options: { signal: AbortSignal },
+) => ApprovalResponse | Promise<ApprovalResponse>;
+
+/** Validates a handler's answer; anything else is a programming error reported as a ConfigurationError. */
+export function normalizeApprovalResponse(value: unknown): NormalizedApproval {
+  const parsed = ApprovalResponse.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigurationError(
+      `onApproval returned ${JSON.stringify(value) ?? String(value)}; return 'allow', 'allow_always', 'deny' ` +
+        'or { decision, message }.',
+    );
+  }
+  return typeof parsed.data === 'string'
+    ? { decision: parsed.data, message: undefined }
+    : { decision: parsed.data.decision, message: parsed.data.message };
+}
+
+/** What the model is told when a rule denies a call (gemini-cli's text). */
+export function policyDeniedMessage(denyMessage?: string): string {
+  const base = 'Tool execution denied by policy.';
+  return denyMessage ? `${base} ${denyMessage}` : base;
+}
+
+/** What the model is told when a call needs approval and nobody can give it (gemini-cli's headless text). */
+export function confirmationUnsupportedMessage(displayName: string): string {
+  return `Tool execution for "${displayName}" requires user confirmation, which is not supported in non-interactive mode.`;
+}
+
+/** What the model is told when a human refuses a call. */
+export function userDeniedMessage(message?: string): string {
+  const base = 'User denied execution.';
+  return message ? `${base} ${message}` : base;
+}

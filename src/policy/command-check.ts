@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
+import type { CommandCheck, CommandDecision } from '../workspace/workspace-shell.js';
+import { alwaysAllowRule } from './always-allow.js';
+import {
+  confirmationUnsupportedMessage,
+  normalizeApprovalResponse,
+  policyDeniedMessage,
+  userDeniedMessage,
+  type ApprovalHandler,
+} from './approval-response.js';
+import { abortable } from './abortable.js';
+import { SHELL_TOOL_NAME } from './compiled-rule.js';
+import type { PolicyEngine } from './policy-engine.js';
+import type { ApprovalRecord } from './policy-gate.js';
+import type { ApprovalMode, PolicyRule } from './policy-rule.js';
+import type { SessionRules } from './session-rules.js';
+
+/** Display name used in messages about `ctx.shell` commands. */
+export const SHELL_DISPLAY_NAME = 'Shell';
+
+/** Options of {@link createCommandCheck}. */
+export interface CommandCheckOptions {
+  /** The approval mode, or a function returning the current one. */
+  mode?: ApprovalMode | (() => ApprovalMode);
+  /** Asks a human. Without it every ask is a deny (a running tool cannot pause). */
+  onApproval?: ApprovalHandler;
+  /** The session's "always allow" rules; `allow_always` adds to them. */
+  sessionRules: SessionRules;
+  /** Emits `tool_call_confirmation` before asking, when the caller has a stream to emit into. */
+  emit?: (event: ServerGeminiStreamEvent) => void;
+  /** Called after each human decision (record it in the session). */
+  onDecision?: (record: ApprovalRecord) => void | Promise<void>;
+  /** Aborts a pending question: a signal, or a function returning the current stream's signal. */
+  signal?: AbortSignal | (() => AbortSignal | undefined);
+  /** Call ids for approval requests (default `shell-<uuid>`). */
+  newCallId?: () => string;
+}
+
+/**
+ * The policy side of `ctx.shell`'s {@link CommandCheck}: every command a tool runs is decided like a
+ * `run_shell_command` call (`{ command, dir_path: cwd }`), with the same shell analysis. Ask goes to
+ * `onApproval`; with no handler it is a deny whose reason is gemini-cli's "requires user confirmation" text.
+ */
+export function createCommandCheck(
+  engine: PolicyEngine,
+  options: CommandCheckOptions,
+): CommandCheck {
+  const currentMode = (): ApprovalMode =>
+    typeof options.mode === 'function' ? options.mode() : (options.mode ?? engine.mode);
+  const newCallId = options.newCallId ?? (() => `shell-${randomUUID()}`);
+
+  return async (command: string, { cwd }: { cwd: string }): Promise<CommandDecision> => {
+    const mode = currentMode();
+    const call = { name: SHELL_TOOL_NAME, args: { command, dir_path: cwd } };
+    const result = await engine.check(call, {
+      kind: 'execute',
+      mode,
+      interactive: options.onApproval !== undefined,
+      sessionRules: options.sessionRules,
+    });
+    if (result.decision === 'allow') return { decision: 'allow' };
+    if (result.decision === 'deny')
+      return { decision: 'deny', reason: policyDeniedMessage(result.denyMessage) };
+    if (!options.onApproval) {
+      return { decision: 'deny', reason: confirmationUnsupportedMessage(SHELL_DISPLAY_NAME) };
+    }
+    const reason = result.note ?? result.rule?.label;
+    const request: ApprovalRequest = {
+      callId: newCallId(),
+      toolName: SHELL_TOOL_NAME,
+      args: call.args,
+      description: `Run shell command: ${command}`,
+      kind: 'execute',
+      ...(reason ? { reason } : {}),
+    };
+    options.emit?.({
+      type: 'tool_call_confirmation',
+      value: {
+        request: {
+          callId: request.callId,
+          name: SHELL_TOOL_NAME,
+          args: call.args,
+          isClientInitiated: false,
+          prompt_id: '',
+        },
+        details: request,
+      },
+    });
+    const current = typeof options.signal === 'function' ? options.signal() : options.signal;
+    const signal = current ?? new AbortController().signal;
+    const answer = normalizeApprovalResponse(
+      await abortable(Promise.resolve(options.onApproval(request, { signal })), current),
+    );
+    let addedRule: PolicyRule | undefined;
+    if (answer.decision === 'allow_always') {
+      addedRule = await alwaysAllowRule(call, { mode, parser: () => engine.shellParser() });
+      if (addedRule) options.sessionRules.add(addedRule);
+    }
+    await options.onDecision?.({
+      request,
+      decision: answer.decision,
+      message: answer.message,
+      addedRule,
+    });
+    return answer.decision === 'deny'
+      ? { decision: 'deny', reason: userDeniedMessage(answer.message) }
+      : { decision: 'allow' };
+  };
+}
