@@ -3,6 +3,7 @@ import type { Logger } from '../logger.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { RetryOptions } from '../model/retry.js';
 import type { AnyTool } from '../tools/tool-provider.js';
+import type { BuiltinToolSelection } from '../tools/builtin/create-builtin-tools.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
 import type { SystemInstructions } from './instructions.js';
@@ -24,6 +25,11 @@ export interface GeminiCliAgentOptions {
   instructions?: SystemInstructions;
   /** Custom tools made with `tool()`, or any `AgentTool`. */
   tools?: AnyTool[];
+  /**
+   * gemini-cli's built-in tools to offer (`read_file`, `write_file`, `run_shell_command`, …): `'all'` (default),
+   * `'read-only'`, a list of names, or `false`. Edits and shell commands still pass the policy.
+   */
+  builtinTools?: BuiltinToolSelection;
   /** Skill folders made with `skillDir(path)`: a folder holding SKILL.md, or a root of such folders. */
   skills?: SkillReference[];
   /**

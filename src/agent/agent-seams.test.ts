@@ -19,7 +19,12 @@ async function drain(
 }
 
 function setup(model: ScriptedModel, change: (s: AgentServices) => void, options = {}) {
-  const agent = new GeminiCliAgent({ contentGenerator: model, retry: false, ...options });
+  const agent = new GeminiCliAgent({
+    builtinTools: false,
+    contentGenerator: model,
+    retry: false,
+    ...options,
+  });
   const services = createAgentServices(agent.options);
   change(services);
   return new GeminiCliSession(agent, services, 'seam-session');
@@ -220,6 +225,7 @@ describe('seams', () => {
     };
     flaky.push(textTurn('after retry'));
     const agent = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 },
     });

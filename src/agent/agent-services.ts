@@ -8,6 +8,7 @@ import type { LoopLimits } from '../loop/loop-types.js';
 import { allowAllGate, type ToolGate } from '../tools/tool-gate.js';
 import { staticToolProvider, type ToolProvider } from '../tools/tool-provider.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
+import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
 import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
@@ -91,7 +92,11 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     instructions,
     modelName: resolveModel(options.model),
     createModel: (hooks) => createModelFor(options, logger, hooks),
-    toolProviders: [staticToolProvider(tools), (ctx) => skills.toolProvider(ctx)],
+    toolProviders: [
+      staticToolProvider(createBuiltinTools(options.builtinTools ?? 'all')),
+      staticToolProvider(tools),
+      (ctx) => skills.toolProvider(ctx),
+    ],
     sectionProviders: [(ctx) => skills.sectionProvider(ctx)],
     gate: allowAllGate,
     persistence: new MemorySessionPersistence(),

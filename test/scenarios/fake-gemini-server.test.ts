@@ -43,7 +43,13 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
   it('static instructions reach systemInstruction verbatim', async () => {
     const { server, baseUrl } = await serve(textTurn('Ahoy!'));
     const instructions = 'You are a pirate.\nRespond in pirate speak.';
-    const agent = new GeminiCliAgent({ instructions, apiKey: 'test-key', baseUrl, retry: false });
+    const agent = new GeminiCliAgent({
+      builtinTools: false,
+      instructions,
+      apiKey: 'test-key',
+      baseUrl,
+      retry: false,
+    });
     const events = await drain(agent.session().sendStream('Say hello.'));
     expect(events.filter((e) => e.type === 'content').map((e) => e.value)).toEqual(['Ahoy!']);
     expect(systemText(bodies(server)[0])).toBe(instructions);
@@ -58,6 +64,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     let n = 0;
     const calls: unknown[] = [];
     const agent = new GeminiCliAgent({
+      builtinTools: false,
       instructions: () => `Secret number is ${++n}`,
       apiKey: 'test-key',
       baseUrl,
@@ -128,7 +135,13 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
         return id;
       },
     );
-    const agent = new GeminiCliAgent({ apiKey: 'k', baseUrl, retry: false, tools: [slow] });
+    const agent = new GeminiCliAgent({
+      builtinTools: false,
+      apiKey: 'k',
+      baseUrl,
+      retry: false,
+      tools: [slow],
+    });
     await drain(agent.session().sendStream('go'));
     expect(spans).toHaveLength(3);
     expect(Math.max(...spans.map((s) => s.start))).toBeLessThan(
@@ -144,7 +157,12 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
 
   it('an API error emits error, rejects typed, and the next sendStream works', async () => {
     const { server, baseUrl } = await serve({ status: 400 }, textTurn('recovered'));
-    const session = new GeminiCliAgent({ apiKey: 'k', baseUrl, retry: false }).session();
+    const session = new GeminiCliAgent({
+      builtinTools: false,
+      apiKey: 'k',
+      baseUrl,
+      retry: false,
+    }).session();
     const events: ServerGeminiStreamEvent[] = [];
     const error = await (async () => {
       for await (const e of session.sendStream('first')) events.push(e);
@@ -176,7 +194,12 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
       },
       textTurn('fresh'),
     );
-    const session = new GeminiCliAgent({ apiKey: 'k', baseUrl, retry: false }).session();
+    const session = new GeminiCliAgent({
+      builtinTools: false,
+      apiKey: 'k',
+      baseUrl,
+      retry: false,
+    }).session();
     const controller = new AbortController();
     const events: ServerGeminiStreamEvent[] = [];
     for await (const e of session.sendStream('first', controller.signal)) {

@@ -65,6 +65,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('sorry'),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [c.tool],
@@ -84,6 +85,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       tool({ name, description: name, inputSchema: z.object({}) }, () => name);
     const model = new ScriptedModel([callTurn({ name: 'read_fil' }), validTurn('ok')]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: ['read_file', 'write_file', 'read_many', 'glob', 'shell'].map(mk),
@@ -101,6 +103,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       throw new ModelVisibleError('visible failure');
     });
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [boom],
@@ -121,6 +124,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       throw secret;
     });
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [boom, c.tool],
@@ -159,6 +163,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     );
     const model = new ScriptedModel([callTurn({ name: 'hang' }), validTurn('timed out')]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [hang],
@@ -189,6 +194,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       callTurn({ name: 'count', args: { n: 2 } }, { name: 'wait' }),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [wait, c.tool],
@@ -210,7 +216,11 @@ describe('every failure leaves a valid history (proved by a following sendStream
       [streamedTurn([{ text: 'partial ' }, { text: 'answer ' }, { text: 'never seen' }])],
       { chunkDelayMs: 20 },
     );
-    const session = new GeminiCliAgent({ contentGenerator: model, retry: false }).session();
+    const session = new GeminiCliAgent({
+      builtinTools: false,
+      contentGenerator: model,
+      retry: false,
+    }).session();
     const controller = new AbortController();
     const events: ServerGeminiStreamEvent[] = [];
     for await (const e of session.sendStream('first', controller.signal)) {
@@ -234,6 +244,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('oops'),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [counter().tool],
@@ -252,6 +263,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('4'),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [c.tool],
@@ -271,6 +283,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('bad'),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [c.tool],
@@ -288,7 +301,11 @@ describe('every failure leaves a valid history (proved by a following sendStream
         throw failure;
       },
     ]);
-    const session = new GeminiCliAgent({ contentGenerator: model, retry: false }).session();
+    const session = new GeminiCliAgent({
+      builtinTools: false,
+      contentGenerator: model,
+      retry: false,
+    }).session();
     const events: ServerGeminiStreamEvent[] = [];
     await expect(
       (async () => {
@@ -310,6 +327,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     );
     const model = new ScriptedModel([callTurn({ name: 'wait' })]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [wait],

@@ -35,6 +35,7 @@ describe('limits', () => {
       callTurn({ name: 'step', args: { i: 2 } }),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [step],
@@ -64,6 +65,7 @@ describe('limits', () => {
       callTurn({ name: 'ping', args: { x: 1, y: 2 } }),
     ]);
     const session = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [ping],
@@ -79,19 +81,23 @@ describe('limits', () => {
   });
 
   it('rejects bad limits', () => {
-    expect(() => new GeminiCliAgent({ limits: { maxTurns: 0 } }).session()).toThrow(
-      ConfigurationError,
-    );
-    expect(() => new GeminiCliAgent({ limits: { toolTimeoutMs: -1 } }).session()).toThrow(
-      ConfigurationError,
-    );
+    expect(() =>
+      new GeminiCliAgent({ builtinTools: false, limits: { maxTurns: 0 } }).session(),
+    ).toThrow(ConfigurationError);
+    expect(() =>
+      new GeminiCliAgent({ builtinTools: false, limits: { toolTimeoutMs: -1 } }).session(),
+    ).toThrow(ConfigurationError);
   });
 });
 
 describe('sessions', () => {
   it('a second sendStream while one runs gets SessionBusyError; history is never interleaved', async () => {
     const model = new ScriptedModel([textTurn('one'), textTurn('two')], { chunkDelayMs: 10 });
-    const session = new GeminiCliAgent({ contentGenerator: model, retry: false }).session();
+    const session = new GeminiCliAgent({
+      builtinTools: false,
+      contentGenerator: model,
+      retry: false,
+    }).session();
     const first = session.sendStream('first');
     const firstEvent = await first.next();
     expect(firstEvent.done).toBe(false);
@@ -103,7 +109,11 @@ describe('sessions', () => {
 
   it('initialize() is idempotent and lazy; session ids default to UUIDs', async () => {
     const model = new ScriptedModel([textTurn('hi')]);
-    const agent = new GeminiCliAgent({ contentGenerator: model, retry: false });
+    const agent = new GeminiCliAgent({
+      builtinTools: false,
+      contentGenerator: model,
+      retry: false,
+    });
     const session = agent.session();
     expect(session).toBeInstanceOf(GeminiCliSession);
     expect(session.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -114,7 +124,10 @@ describe('sessions', () => {
   });
 
   it('rejects an empty prompt with a ConfigurationError', async () => {
-    const session = new GeminiCliAgent({ contentGenerator: new ScriptedModel([]) }).session();
+    const session = new GeminiCliAgent({
+      builtinTools: false,
+      contentGenerator: new ScriptedModel([]),
+    }).session();
     await expect(session.sendStream('').next()).rejects.toBeInstanceOf(ConfigurationError);
   });
 
@@ -137,6 +150,7 @@ describe('sessions', () => {
       textTurn('done'),
     ]);
     const agent = new GeminiCliAgent({
+      builtinTools: false,
       contentGenerator: model,
       retry: false,
       tools: [inspect],

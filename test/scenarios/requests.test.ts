@@ -25,7 +25,12 @@ function agentWith(
   model: ScriptedModel,
   extra: ConstructorParameters<typeof GeminiCliAgent>[0] = {},
 ) {
-  return new GeminiCliAgent({ contentGenerator: model, retry: false, ...extra });
+  return new GeminiCliAgent({
+    builtinTools: false,
+    contentGenerator: model,
+    retry: false,
+    ...extra,
+  });
 }
 
 describe('what the model receives', () => {

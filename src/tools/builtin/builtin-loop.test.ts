@@ -40,6 +40,7 @@ async function callThroughLoop(
 ): Promise<Record<string, unknown>> {
   const model = new ScriptedModel([callTurn({ name, args }), textTurn('done')]);
   const agent = new GeminiCliAgent({
+    builtinTools: false,
     contentGenerator: model,
     retry: false,
     cwd: ws,
