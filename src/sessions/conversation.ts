@@ -1,0 +1,154 @@
+import { classifyRecord, MessageRecord, SessionMetadataRecord } from './records.js';
+
+/** A session folded from its records: the merged metadata and the live messages in order. */
+export interface Conversation {
+  /** Metadata merged from the metadata line(s) and every `$set` (later wins). `messages` is never kept here. */
+  metadata: SessionMetadataRecord;
+  /** Messages after upserts, checkpoints and rewinds, in first-insertion order. */
+  messages: MessageRecord[];
+}
+
+/** What parsing a session file found besides the conversation. */
+export interface ParsedSessionText {
+  /** Undefined when the text holds no session (no metadata with `sessionId` and `projectHash`). */
+  conversation: Conversation | undefined;
+  /** Non-blank lines that were not valid JSON or not a known record (a torn last line is one of them). */
+  skippedLines: number;
+  /** True when the text does not end with a newline: the last line was cut off (or written without one). */
+  tornTail: boolean;
+  /** True when the text was read as a legacy single-object `.json` session. */
+  legacy: boolean;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Folds session records in order, with gemini-cli's semantics: metadata lines and `$set` merge into the
+ * metadata; a message upserts by id (keeping its first position); `$set.messages` replaces every message (a
+ * checkpoint); `$rewindTo` drops that message and all later ones, or all messages when the id is unknown.
+ */
+export class ConversationBuilder {
+  private metadata: Record<string, unknown> = {};
+  private readonly messages = new Map<string, MessageRecord>();
+
+  /** Applies one parsed record. Returns false when the value is not a valid session record (it is ignored). */
+  apply(json: unknown): boolean {
+    const classified = classifyRecord(json);
+    if (classified === undefined) return false;
+    switch (classified.kind) {
+      case 'rewind':
+        this.rewindTo(classified.record.$rewindTo);
+        return true;
+      case 'message':
+        this.messages.set(classified.record.id, classified.record);
+        return true;
+      case 'set': {
+        const { messages, ...rest } = classified.record.$set;
+        if (messages !== undefined) this.replaceMessages(messages);
+        this.metadata = { ...this.metadata, ...rest };
+        return true;
+      }
+      case 'metadata': {
+        const { messages, ...rest } = classified.record;
+        if (Array.isArray(messages)) {
+          for (const m of messages) this.upsertUnknown(m);
+        }
+        this.metadata = { ...this.metadata, ...rest };
+        return true;
+      }
+      default: {
+        const never: never = classified;
+        return never;
+      }
+    }
+  }
+
+  /** The folded conversation, or undefined when no record named the session (`sessionId` + `projectHash`). */
+  result(): Conversation | undefined {
+    const parsed = SessionMetadataRecord.safeParse(this.metadata);
+    if (!parsed.success) return undefined;
+    return { metadata: parsed.data, messages: [...this.messages.values()] };
+  }
+
+  private rewindTo(id: string): void {
+    if (!this.messages.has(id)) {
+      this.messages.clear();
+      return;
+    }
+    let found = false;
+    for (const key of [...this.messages.keys()]) {
+      if (key === id) found = true;
+      if (found) this.messages.delete(key);
+    }
+  }
+
+  private replaceMessages(messages: unknown[]): void {
+    this.messages.clear();
+    for (const m of messages) this.upsertUnknown(m);
+  }
+
+  private upsertUnknown(value: unknown): void {
+    const parsed = MessageRecord.safeParse(value);
+    if (parsed.success) this.messages.set(parsed.data.id, parsed.data);
+  }
+}
+
+/** Folds already-parsed records (see {@link ConversationBuilder}). */
+export function foldRecords(records: Iterable<unknown>): Conversation | undefined {
+  const builder = new ConversationBuilder();
+  for (const record of records) builder.apply(record);
+  return builder.result();
+}
+
+/**
+ * Reads a legacy single-object session (`{sessionId, projectHash, startTime, lastUpdated, messages: [...]}`,
+ * possibly pretty-printed), as gemini-cli still does for `.json` files.
+ */
+export function parseLegacySessionText(text: string): Conversation | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(json) || typeof json['sessionId'] !== 'string') return undefined;
+  const builder = new ConversationBuilder();
+  const { messages, ...metadata } = json;
+  builder.apply({ projectHash: '', ...metadata });
+  if (Array.isArray(messages)) builder.apply({ $set: { messages } });
+  return builder.result();
+}
+
+/**
+ * Parses the text of a session file in one pass: JSONL records (blank lines skipped, unparsable lines — such as
+ * a line torn by a crash — ignored). When no metadata is found, the whole text is tried as a legacy `.json`.
+ */
+export function parseSessionText(text: string): ParsedSessionText {
+  const builder = new ConversationBuilder();
+  let skippedLines = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.trim() === '') continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      skippedLines++;
+      continue;
+    }
+    if (!builder.apply(json)) skippedLines++;
+  }
+  const tornTail = text.length > 0 && !text.endsWith('\n');
+  const conversation = builder.result();
+  if (conversation !== undefined) return { conversation, skippedLines, tornTail, legacy: false };
+  const legacy = parseLegacySessionText(text);
+  if (legacy !== undefined)
+    return { conversation: legacy, skippedLines: 0, tornTail: false, legacy: true };
+  return { conversation: undefined, skippedLines, tornTail, legacy: false };
+}

@@ -1,0 +1,210 @@
+import type { GenerateContentResponseUsageMetadata, Part } from '@google/genai';
+import { InternalError } from '../errors.js';
+import type { ToolCallResponseInfo } from '../events.js';
+import {
+  SESSION_FORMAT_VERSION,
+  type MessageRecord,
+  type SessionRecord,
+  type ThoughtRecord,
+  type TokensSummary,
+  type ToolCallRecord,
+} from './records.js';
+import type { SessionLogEntry } from '../loop/session-log-entry.js';
+
+/** What the writer remembers between entries: the last model message, to attach its tool calls' results. */
+export interface RecordWriterState {
+  /** The last `gemini` message written (or loaded), while its tool results may still come. */
+  lastModelMessage: MessageRecord | undefined;
+}
+
+/** gemini-cli's token mapping (`recordMessageTokens`). */
+export function tokensFromUsage(
+  usage: GenerateContentResponseUsageMetadata | undefined,
+): TokensSummary | null {
+  if (usage === undefined) return null;
+  return {
+    input: usage.promptTokenCount ?? 0,
+    output: usage.candidatesTokenCount ?? 0,
+    cached: usage.cachedContentTokenCount ?? 0,
+    thoughts: usage.thoughtsTokenCount ?? 0,
+    tool: usage.toolUsePromptTokenCount ?? 0,
+    total: usage.totalTokenCount ?? 0,
+  };
+}
+
+/** Thought summaries (`**subject** description`) of the thought parts of a model turn. */
+export function thoughtsFromParts(parts: readonly Part[], timestamp: string): ThoughtRecord[] {
+  const out: ThoughtRecord[] = [];
+  for (const p of parts) {
+    if (p.thought !== true || typeof p.text !== 'string') continue;
+    const match = /^\s*\*\*(.+?)\*\*\s*([\s\S]*)$/.exec(p.text);
+    out.push({
+      subject: match?.[1]?.trim() ?? '',
+      description: (match?.[2] ?? p.text).trim(),
+      timestamp,
+    });
+  }
+  return out;
+}
+
+function statusOf(response: ToolCallResponseInfo): string {
+  if (response.error === undefined) return 'success';
+  const type = response.error.type;
+  if (type === 'cancelled' || type === 'interrupted') return 'cancelled';
+  return response.error.message.startsWith('[Operation Cancelled]') ? 'cancelled' : 'error';
+}
+
+/** Splits a function-response turn into per-call responses (used when the loop did not pass them). */
+export function responsesFromParts(parts: readonly Part[]): ToolCallResponseInfo[] {
+  const out: ToolCallResponseInfo[] = [];
+  for (const part of parts) {
+    const fr = part.functionResponse;
+    if (fr !== undefined) {
+      const response = fr.response as Record<string, unknown> | undefined;
+      const error = response?.['error'];
+      out.push({
+        callId: fr.id ?? '',
+        name: fr.name ?? '',
+        responseParts: [part],
+        ...(typeof error === 'string' ? { error: { message: error } } : {}),
+      });
+    } else if (out.length > 0) {
+      out[out.length - 1]?.responseParts.push(part);
+    }
+  }
+  return out;
+}
+
+function callArgs(model: MessageRecord, callId: string): Record<string, unknown> {
+  const content = Array.isArray(model.content) ? model.content : [];
+  for (const p of content) {
+    if (typeof p === 'string') continue;
+    const fc = (p as Part).functionCall;
+    if (fc !== undefined && fc.id === callId) return fc.args ?? {};
+  }
+  return model.toolCalls?.find((tc) => tc.id === callId)?.args ?? {};
+}
+
+/** What gemini-cli's UI shows for a finished call: the display text, else the error or the output string. */
+function displayOf(r: ToolCallResponseInfo): string | undefined {
+  if (r.resultDisplay !== undefined) return r.resultDisplay;
+  if (r.error !== undefined) return r.error.message;
+  const output = r.responseParts[0]?.functionResponse?.response?.['output'];
+  return typeof output === 'string' ? output : undefined;
+}
+
+/**
+ * gemini-cli's `ToolCallRecord` for one finished call. `result` stays null: the response parts are stored once,
+ * in the function-response `user` message. gemini-cli's CLI resume turns every non-null `result` into an extra
+ * `<id>_response` turn *and* keeps that message (spec §10 item 3), so writing both would send the model every
+ * response twice; its UI shows `resultDisplay`, which is set.
+ */
+function toolCallRecord(
+  model: MessageRecord,
+  r: ToolCallResponseInfo,
+  timestamp: string,
+): ToolCallRecord {
+  const display = displayOf(r);
+  return {
+    id: r.callId,
+    name: r.name,
+    args: callArgs(model, r.callId),
+    result: null,
+    status: statusOf(r),
+    timestamp,
+    displayName: r.name,
+    description: '',
+    ...(display !== undefined ? { resultDisplay: display } : {}),
+    renderOutputAsMarkdown: false,
+  };
+}
+
+/** Merges new tool call records into existing ones by id (as gemini-cli's `recordToolCalls`). */
+function mergeToolCalls(
+  existing: ToolCallRecord[] | undefined,
+  added: ToolCallRecord[],
+): ToolCallRecord[] {
+  const merged = [...(existing ?? [])];
+  for (const record of added) {
+    const index = merged.findIndex((tc) => tc.id === record.id);
+    if (index === -1) merged.push(record);
+    else merged[index] = { ...merged[index], ...record };
+  }
+  return merged;
+}
+
+/**
+ * Maps one {@link SessionLogEntry} to the records to append, in gemini-cli's format:
+ *
+ * - `user` → a `type:"user"` message whose content is the turn's parts;
+ * - `model` → a `type:"gemini"` message whose content is the turn's parts (text, thoughts and functionCall parts
+ *   with their prefixed ids — gemini-cli's resume uses such content as is), plus `thoughts`, `tokens`, `model`;
+ * - `tool_results` → a `type:"user"` message with the functionResponse parts (as gemini-cli records
+ *   function-response turns), then the last model message again (same id, so it is upserted in place) with
+ *   `toolCalls` (name, args, status, `resultDisplay`) so `gemini --resume` shows the calls. The response message
+ *   comes first: a crash inside the write can then only lose the display record, never the responses.
+ *
+ * Each group ends with `{"$set":{"lastUpdated":…}}` as gemini-cli's `recordMessage` does. Every message carries
+ * `sdkFormat`, which tells the reader its content is the exact turn.
+ */
+export function recordsFromEntry(
+  entry: SessionLogEntry,
+  state: RecordWriterState,
+  newId: () => string,
+): SessionRecord[] {
+  const parts = structuredClone(entry.content.parts ?? []);
+  const base = { id: newId(), timestamp: entry.timestamp };
+  const format = { sdkFormat: SESSION_FORMAT_VERSION };
+  const records: SessionRecord[] = [];
+  switch (entry.kind) {
+    case 'user':
+      records.push({
+        ...base,
+        type: 'user',
+        content: parts as MessageRecord['content'],
+        ...format,
+      });
+      state.lastModelMessage = undefined;
+      break;
+    case 'model': {
+      const message: MessageRecord = {
+        ...base,
+        type: 'gemini',
+        content: parts as MessageRecord['content'],
+        thoughts: thoughtsFromParts(parts, entry.timestamp),
+        tokens: tokensFromUsage(entry.usage),
+        ...(entry.model !== undefined ? { model: entry.model } : {}),
+        ...format,
+      };
+      records.push(message);
+      state.lastModelMessage = message;
+      break;
+    }
+    case 'tool_results': {
+      records.push({
+        ...base,
+        type: 'user',
+        content: parts as MessageRecord['content'],
+        ...format,
+      });
+      const model = state.lastModelMessage;
+      if (model !== undefined) {
+        const responses = entry.responses ?? responsesFromParts(parts);
+        const added = responses.map((r) => toolCallRecord(model, r, entry.timestamp));
+        const updated: MessageRecord = {
+          ...model,
+          toolCalls: mergeToolCalls(model.toolCalls, added),
+        };
+        records.push(updated);
+        state.lastModelMessage = updated;
+      }
+      break;
+    }
+    default: {
+      const never: never = entry.kind;
+      throw new InternalError(`Unknown session entry kind: ${String(never)}`);
+    }
+  }
+  records.push({ $set: { lastUpdated: entry.timestamp } });
+  return records;
+}

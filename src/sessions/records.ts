@@ -1,0 +1,181 @@
+import { z } from 'zod';
+
+/**
+ * Version of the fields this SDK adds to gemini-cli's session records. Written as `sdkFormat` on the metadata
+ * line and on every message record we write (gemini-cli keeps unknown fields on both). A message carrying it
+ * stores its `content` as the exact `Part[]` of the live history turn, so resume rebuilds history verbatim.
+ */
+export const SESSION_FORMAT_VERSION = 1;
+
+/**
+ * One `Part` as stored in a session file: any JSON object, kept as written (checked, not copied, so that loading
+ * a long session stays a single cheap pass).
+ */
+export const PartRecord = z.custom<{ [key: string]: unknown }>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  { message: 'expected a Part object' },
+);
+/** One `Part` as stored in a session file. */
+export type PartRecord = z.infer<typeof PartRecord>;
+
+/** gemini-cli's `PartListUnion` as it appears in `content`: a string, one part, or a list of parts/strings. */
+export const PartListRecord = z.union([
+  z.string(),
+  z.array(z.union([z.string(), PartRecord])),
+  PartRecord,
+]);
+/** gemini-cli's `PartListUnion` as it appears in `content`. */
+export type PartListRecord = z.infer<typeof PartListRecord>;
+
+/** Token usage of one model message (gemini-cli's `TokensSummary`). */
+export const TokensSummary = z.looseObject({
+  input: z.number(),
+  output: z.number(),
+  cached: z.number(),
+  thoughts: z.number().optional(),
+  tool: z.number().optional(),
+  total: z.number(),
+});
+/** Token usage of one model message (gemini-cli's `TokensSummary`). */
+export type TokensSummary = z.infer<typeof TokensSummary>;
+
+/** A thought summary kept on a model message (`{subject, description, timestamp}`). */
+export const ThoughtRecord = z.looseObject({
+  subject: z.string(),
+  description: z.string(),
+  timestamp: z.string().optional(),
+});
+/** A thought summary kept on a model message. */
+export type ThoughtRecord = z.infer<typeof ThoughtRecord>;
+
+/**
+ * gemini-cli's `ToolCallRecord`: one tool call of a model message and its result. `id` is the prefixed call id
+ * (`<name>__<raw id>`); `result` is the list of response parts sent back to the model, or null while pending.
+ */
+export const ToolCallRecord = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()).default({}),
+  result: PartListRecord.nullable().optional(),
+  /** gemini-cli's scheduler status: `success`, `error`, `cancelled` (others may appear while running). */
+  status: z.string(),
+  timestamp: z.string().optional(),
+  agentId: z.string().optional(),
+  displayName: z.string().optional(),
+  description: z.string().optional(),
+  resultDisplay: z.unknown().optional(),
+  renderOutputAsMarkdown: z.boolean().optional(),
+});
+/** gemini-cli's `ToolCallRecord`. */
+export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
+
+/** The message types gemini-cli writes. `info`, `error` and `warning` are display-only. */
+export const MessageType = z.enum(['user', 'gemini', 'info', 'error', 'warning']);
+/** The message types gemini-cli writes. */
+export type MessageType = z.infer<typeof MessageType>;
+
+/**
+ * One message line (gemini-cli's `MessageRecord`), upserted by `id`. Unknown fields are kept, so records written
+ * by newer gemini-cli versions survive a round trip.
+ */
+export const MessageRecord = z.looseObject({
+  id: z.string(),
+  timestamp: z.string().optional(),
+  type: MessageType,
+  content: PartListRecord.default(''),
+  displayContent: PartListRecord.optional(),
+  toolCalls: z.array(ToolCallRecord).optional(),
+  thoughts: z.array(ThoughtRecord).optional(),
+  tokens: TokensSummary.nullable().optional(),
+  model: z.string().optional(),
+  /** Present (= {@link SESSION_FORMAT_VERSION}) on messages this SDK wrote: `content` is the exact turn. */
+  sdkFormat: z.number().optional(),
+});
+/** One message line (gemini-cli's `MessageRecord`). */
+export type MessageRecord = z.infer<typeof MessageRecord>;
+
+/** The session kind gemini-cli records (`subagent` sessions live in a nested folder and are not listed). */
+export const SessionKind = z.enum(['main', 'subagent']);
+/** The session kind gemini-cli records. */
+export type SessionKind = z.infer<typeof SessionKind>;
+
+const metadataFields = {
+  startTime: z.string().optional(),
+  lastUpdated: z.string().optional(),
+  kind: SessionKind.optional(),
+  directories: z.array(z.string()).optional(),
+  summary: z.string().optional(),
+  sdkFormat: z.number().optional(),
+};
+
+/**
+ * The metadata line (first line of a session file): detected by string `sessionId` and `projectHash`.
+ * Later metadata lines are merged over earlier ones.
+ */
+export const SessionMetadataRecord = z.looseObject({
+  sessionId: z.string(),
+  projectHash: z.string(),
+  ...metadataFields,
+});
+/** The metadata line of a session file. */
+export type SessionMetadataRecord = z.infer<typeof SessionMetadataRecord>;
+
+/**
+ * `{"$set": {...}}`: merged into the metadata. When it holds `messages`, the message list is replaced by them
+ * (a checkpoint, as gemini-cli writes on history syncs).
+ */
+export const SetRecord = z.object({
+  $set: z.looseObject({
+    sessionId: z.string().optional(),
+    projectHash: z.string().optional(),
+    ...metadataFields,
+    messages: z.array(z.unknown()).optional(),
+  }),
+});
+/** A `$set` record. */
+export type SetRecord = z.infer<typeof SetRecord>;
+
+/** `{"$rewindTo": "<id>"}`: drops that message and every later one (all messages when the id is unknown). */
+export const RewindRecord = z.object({ $rewindTo: z.string() });
+/** A `$rewindTo` record. */
+export type RewindRecord = z.infer<typeof RewindRecord>;
+
+/** Any record a session holds: what a {@link SessionStore} appends and replays. */
+export type SessionRecord = SessionMetadataRecord | MessageRecord | SetRecord | RewindRecord;
+
+/** A record together with what kind it is (see {@link classifyRecord}). */
+export type ClassifiedRecord =
+  | { kind: 'rewind'; record: RewindRecord }
+  | { kind: 'message'; record: MessageRecord }
+  | { kind: 'set'; record: SetRecord }
+  | { kind: 'metadata'; record: SessionMetadataRecord };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Classifies one parsed JSON line with gemini-cli's detection order (`$rewindTo` string, then `id` string, then
+ * `$set` object, then `sessionId` + `projectHash` strings) and validates it. Returns undefined for a line that is
+ * none of these or does not validate (gemini-cli ignores such lines too).
+ */
+export function classifyRecord(json: unknown): ClassifiedRecord | undefined {
+  if (!isObject(json)) return undefined;
+  if (typeof json['$rewindTo'] === 'string') {
+    const parsed = RewindRecord.safeParse(json);
+    return parsed.success ? { kind: 'rewind', record: parsed.data } : undefined;
+  }
+  if (typeof json['id'] === 'string') {
+    const parsed = MessageRecord.safeParse(json);
+    return parsed.success ? { kind: 'message', record: parsed.data } : undefined;
+  }
+  if (isObject(json['$set'])) {
+    const parsed = SetRecord.safeParse(json);
+    return parsed.success ? { kind: 'set', record: parsed.data } : undefined;
+  }
+  if (typeof json['sessionId'] === 'string' && typeof json['projectHash'] === 'string') {
+    const parsed = SessionMetadataRecord.safeParse(json);
+    return parsed.success ? { kind: 'metadata', record: parsed.data } : undefined;
+  }
+  return undefined;
+}

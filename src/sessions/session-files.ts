@@ -1,0 +1,91 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseSessionText, type ParsedSessionText } from './conversation.js';
+import { SESSION_FILE_PREFIX, sessionShortId } from './session-paths.js';
+import type { StoredSession } from './session-store.js';
+import { toStoredSession } from './session-summary.js';
+
+/** One session file of a chats folder. */
+export interface SessionFileRef {
+  /** Absolute path. */
+  path: string;
+  /** File name. */
+  name: string;
+  /** Modification time (ms since epoch). */
+  mtimeMs: number;
+}
+
+/** A session file read and folded. */
+export interface ReadSessionFile extends ParsedSessionText {
+  /** The session, when the file holds one. */
+  session: StoredSession | undefined;
+}
+
+function isSessionFileName(name: string): boolean {
+  return (
+    name.startsWith(SESSION_FILE_PREFIX) && (name.endsWith('.jsonl') || name.endsWith('.json'))
+  );
+}
+
+/** The `session-*.json[l]` files directly in `chatsDir`, newest first (empty when the folder does not exist). */
+export async function listSessionFiles(chatsDir: string): Promise<SessionFileRef[]> {
+  let names: string[];
+  try {
+    names = await readdir(chatsDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const refs: SessionFileRef[] = [];
+  for (const name of names.filter(isSessionFileName)) {
+    const path = join(chatsDir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile()) refs.push({ path, name, mtimeMs: info.mtimeMs });
+  }
+  return refs.sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+}
+
+/** Reads and folds one session file in a single pass (torn or foreign lines skipped). */
+export async function readSessionFile(ref: SessionFileRef): Promise<ReadSessionFile> {
+  const text = await readFile(ref.path, 'utf8');
+  const parsed = parseSessionText(text);
+  const session =
+    parsed.conversation === undefined
+      ? undefined
+      : toStoredSession(parsed.conversation, ref.path, new Date(ref.mtimeMs).toISOString());
+  return { ...parsed, session };
+}
+
+/**
+ * Finds the file of a session as the reference SDK's `resumeSession` does: among the session files (newest
+ * first) whose name contains the first 8 characters of the sanitized id — or all files when none does and
+ * `scanAll` is set — the first whose folded `sessionId` equals the id.
+ */
+export async function findSessionFile(
+  files: readonly SessionFileRef[],
+  sessionId: string,
+  options: { scanAll: boolean },
+): Promise<{ ref: SessionFileRef; read: ReadSessionFile } | undefined> {
+  const short = sessionShortId(sessionId);
+  let candidates = files.filter((f) => f.name.includes(short));
+  if (candidates.length === 0 && options.scanAll) candidates = [...files];
+  for (const ref of candidates) {
+    const read = await readSessionFile(ref).catch(() => undefined);
+    if (read?.session?.metadata.sessionId === sessionId) return { ref, read };
+  }
+  return undefined;
+}
+
+/** All files of a session (a `.json` legacy file and its `.jsonl` migration may both exist). */
+export async function findAllSessionFiles(
+  files: readonly SessionFileRef[],
+  sessionId: string,
+): Promise<SessionFileRef[]> {
+  const short = sessionShortId(sessionId);
+  const out: SessionFileRef[] = [];
+  for (const ref of files.filter((f) => f.name.includes(short))) {
+    const read = await readSessionFile(ref).catch(() => undefined);
+    if (read?.session?.metadata.sessionId === sessionId) out.push(ref);
+  }
+  return out;
+}

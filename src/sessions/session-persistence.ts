@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import type { Content } from '@google/genai';
+import type {
+  SessionLog,
+  SessionOpenOptions,
+  SessionPersistence,
+} from '../agent/session-persistence.js';
+import { SessionError } from '../errors.js';
+import type { ToolCallResponseInfo } from '../events.js';
+import { FileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
+import { interruptedToolMessage, rebuildHistory } from './history-from-records.js';
+import { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
+import {
+  recordsFromEntry,
+  responsesFromParts,
+  type RecordWriterState,
+} from './records-from-entry.js';
+import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import { validateSessionId } from './session-paths.js';
+import type {
+  SessionLease,
+  SessionStore,
+  SessionSummary,
+  StoreReadOptions,
+} from './session-store.js';
+
+/** Options of the session-management calls: which project's sessions (file store) and an abort signal. */
+export interface SessionQueryOptions extends StoreReadOptions {
+  /** The sessions' working directory (the file store keeps one folder per project). Default `process.cwd()`. */
+  cwd?: string;
+}
+
+/** Options of {@link createStorePersistence}. */
+export interface StorePersistenceOptions {
+  /**
+   * Where sessions live: one store, or one per working directory (the file store keeps a folder per project;
+   * the function is called once per distinct resolved `cwd`).
+   */
+  store: SessionStore | ((cwd: string) => SessionStore);
+  /** Clock (start times, `lastUpdated`, repair timestamps). Default `() => new Date()`. */
+  now?: () => Date;
+  /** Id generator for message records and forked sessions. Default `crypto.randomUUID`. */
+  newId?: () => string;
+}
+
+/** {@link SessionPersistence} over a {@link SessionStore}, plus the session-management calls the agent exposes. */
+export interface StoreSessionPersistence extends SessionPersistence {
+  /** The store holding the sessions of `cwd` (default `process.cwd()`). */
+  storeFor(cwd?: string): SessionStore;
+  /** `agent.listSessions()`: the stored sessions, oldest start first. */
+  listSessions(options?: SessionQueryOptions): Promise<SessionSummary[]>;
+  /**
+   * `agent.deleteSession(id)`: deletes a session and what belongs to it (gemini-cli's deletion set).
+   *
+   * @throws SessionNotFoundError when there is no such session.
+   * @throws SessionLockedError while a live session has it open.
+   */
+  deleteSession(sessionId: string, options?: SessionQueryOptions): Promise<void>;
+  /**
+   * `session.fork()`: copies a session's messages into a new session and returns its id. Works on a session that
+   * is open (it reads what is stored: every completed turn).
+   */
+  forkSession(
+    sessionId: string,
+    newSessionId?: string,
+    options?: SessionQueryOptions,
+  ): Promise<string>;
+  /** The history a stored session resumes with, without opening it for writing. */
+  loadHistory(sessionId: string, options?: SessionQueryOptions): Promise<Content[]>;
+}
+
+class StoreSessionLog implements SessionLog {
+  private closed = false;
+
+  constructor(
+    readonly sessionId: string,
+    readonly history: Content[],
+    private readonly store: SessionStore,
+    private readonly lease: SessionLease,
+    private readonly state: RecordWriterState,
+    private readonly newId: () => string,
+  ) {}
+
+  async append(entry: SessionLogEntry): Promise<void> {
+    if (this.closed) {
+      throw new SessionError(
+        `Session ${this.sessionId} is closed; resume it with agent.resumeSession(${JSON.stringify(this.sessionId)}).`,
+        { code: 'SESSION_CLOSED' },
+      );
+    }
+    await this.store.append(this.lease, recordsFromEntry(entry, this.state, this.newId));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.lease.release();
+  }
+}
+
+/** Marks the repair responses added for a killed process as `interrupted` (status `cancelled` in `toolCalls`). */
+function interruptedResponses(content: Content): ToolCallResponseInfo[] {
+  return responsesFromParts(content.parts ?? []).map((r) =>
+    r.error !== undefined && r.error.message === interruptedToolMessage(r.name)
+      ? { ...r, error: { message: r.error.message, type: 'interrupted' } }
+      : r,
+  );
+}
+
+/**
+ * Implements the agent's {@link SessionPersistence} seam on any {@link SessionStore}:
+ * - `open(id, {resume:false})` takes the lease and creates the session;
+ * - `open(id, {resume:true})` takes the lease, loads and rebuilds the exact history; when the process that wrote
+ *   it died while tools ran, the unanswered calls get `interrupted` error responses, which are also appended so
+ *   the stored session is valid for gemini-cli too;
+ * - every `append` is one store append (one write), durable when it resolves.
+ */
+export function createStorePersistence(options: StorePersistenceOptions): StoreSessionPersistence {
+  const now = options.now ?? (() => new Date());
+  const newId = options.newId ?? randomUUID;
+  const stores = new Map<string, SessionStore>();
+  const storeFor = (cwd: string = process.cwd()): SessionStore => {
+    const factory = options.store;
+    if (typeof factory !== 'function') return factory;
+    const key = resolve(cwd);
+    let store = stores.get(key);
+    if (store === undefined) {
+      store = factory(key);
+      stores.set(key, store);
+    }
+    return store;
+  };
+  const readOptions = (o: SessionQueryOptions): StoreReadOptions =>
+    o.signal !== undefined ? { signal: o.signal } : {};
+
+  const open = async (sessionId: string, openOptions: SessionOpenOptions): Promise<SessionLog> => {
+    validateSessionId(sessionId);
+    const store = storeFor(openOptions.cwd);
+    const lease = await store.acquireLease(sessionId);
+    try {
+      if (!openOptions.resume) {
+        await store.create(lease, { startTime: now().toISOString() });
+        return new StoreSessionLog(
+          sessionId,
+          [],
+          store,
+          lease,
+          { lastModelMessage: undefined },
+          newId,
+        );
+      }
+      const stored = await store.load(sessionId);
+      const rebuilt = rebuildHistory(stored.messages);
+      const last = stored.messages.at(-1);
+      const state: RecordWriterState = {
+        lastModelMessage: last?.type === 'gemini' ? last : undefined,
+      };
+      const log = new StoreSessionLog(sessionId, rebuilt.history, store, lease, state, newId);
+      if (rebuilt.interruptedTail !== undefined) {
+        const content: Content = { role: 'user', parts: rebuilt.interruptedTail.responseParts };
+        await log.append({
+          kind: 'tool_results',
+          content,
+          timestamp: now().toISOString(),
+          responses: interruptedResponses(content),
+        });
+      }
+      return log;
+    } catch (err) {
+      await lease.release();
+      throw err;
+    }
+  };
+
+  return {
+    storeFor,
+    open,
+    listSessions: (query = {}) => storeFor(query.cwd).list(readOptions(query)),
+    async deleteSession(sessionId, query = {}) {
+      const store = storeFor(query.cwd);
+      await store.load(sessionId, readOptions(query));
+      await store.delete(sessionId, readOptions(query));
+    },
+    async forkSession(sessionId, newSessionId = newId(), query = {}) {
+      validateSessionId(newSessionId);
+      const store = storeFor(query.cwd);
+      const source = await store.load(sessionId, readOptions(query));
+      const lease = await store.acquireLease(newSessionId, readOptions(query));
+      try {
+        const startTime = now().toISOString();
+        await store.create(lease, { startTime, extra: { forkedFrom: sessionId } });
+        if (source.messages.length > 0) {
+          await store.append(lease, [...source.messages, { $set: { lastUpdated: startTime } }]);
+        }
+      } finally {
+        await lease.release();
+      }
+      return newSessionId;
+    },
+    async loadHistory(sessionId, query = {}) {
+      return rebuildHistory(
+        (await storeFor(query.cwd).load(sessionId, readOptions(query))).messages,
+      ).history;
+    },
+  };
+}
+
+/** Options of {@link createFilePersistence}. */
+export type FilePersistenceOptions = FileSessionStoreOptions &
+  Omit<StorePersistenceOptions, 'store'>;
+
+/**
+ * Session persistence in gemini-cli's JSONL files (the default). Each session's `cwd` selects the project folder
+ * (`~/.gemini/tmp/<slug>/chats`), unless `projectRoot` or `chatsDir` pins one.
+ */
+export function createFilePersistence(
+  options: FilePersistenceOptions = {},
+): StoreSessionPersistence {
+  const pinned = options.projectRoot !== undefined || options.chatsDir !== undefined;
+  return createStorePersistence({
+    ...options,
+    store: pinned
+      ? new FileSessionStore(options)
+      : (cwd) => new FileSessionStore({ ...options, projectRoot: cwd }),
+  });
+}
+
+/** Options of {@link createMemoryPersistence}. */
+export type MemoryPersistenceOptions = MemorySessionStoreOptions &
+  Omit<StorePersistenceOptions, 'store'>;
+
+/** Session persistence in memory (`persist: false`): sessions live as long as the persistence object. */
+export function createMemoryPersistence(
+  options: MemoryPersistenceOptions = {},
+): StoreSessionPersistence {
+  return createStorePersistence({
+    ...options,
+    store: (cwd) => new MemorySessionStore({ projectRoot: options.projectRoot ?? cwd }),
+  });
+}

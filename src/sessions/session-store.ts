@@ -1,0 +1,127 @@
+import type {
+  MessageRecord,
+  SessionKind,
+  SessionMetadataRecord,
+  SessionRecord,
+} from './records.js';
+
+/**
+ * Proof that its holder is the one writer of a session. Obtained from {@link SessionStore.acquireLease}; every
+ * write takes it. Release it when the session closes; a lease left by a dead process is taken over.
+ */
+export interface SessionLease {
+  /** The session id the lease is for. */
+  readonly sessionId: string;
+  /** True once {@link SessionLease.release} ran (or the store dropped the lease). */
+  readonly released: boolean;
+  /** Gives the session up. Idempotent. */
+  release(): Promise<void>;
+}
+
+/** What a new session starts with. */
+export interface NewSessionInit {
+  /** ISO start time (also the initial `lastUpdated`, and the time in gemini-cli's file name). */
+  startTime: string;
+  /** Optional extra metadata fields written on the metadata line (gemini-cli keeps unknown fields). */
+  extra?: Record<string, unknown>;
+}
+
+/** A stored session, folded: metadata plus the live messages in order. */
+export interface StoredSession {
+  /** Merged metadata; `startTime` and `lastUpdated` are always set (from the file's times when missing). */
+  metadata: SessionMetadataRecord & { startTime: string; lastUpdated: string };
+  /** The messages after upserts, checkpoints and rewinds. */
+  messages: MessageRecord[];
+  /** Where the session lives (a file path for the file store), for messages and tooling. */
+  location: string;
+}
+
+/** One line of `listSessions()`. */
+export interface SessionSummary {
+  /** The session id (pass it to `resumeSession`). */
+  sessionId: string;
+  /** ISO time the session started. */
+  startTime: string;
+  /** ISO time of the last write. */
+  lastUpdated: string;
+  /** The summary saved for the session (gemini-cli `/chat` summaries), if any. */
+  summary?: string;
+  /** The first real user prompt (injected context and commands skipped), cut to 200 characters. */
+  firstPrompt?: string;
+  /** Number of stored messages (user, model and function-response turns, plus gemini-cli's info lines). */
+  messageCount: number;
+  /** `main`, or `subagent` for sessions gemini-cli recorded for subagents. */
+  kind: SessionKind;
+  /** Where the session lives (a file path for the file store). */
+  location: string;
+}
+
+/** Options accepted by the read operations of a {@link SessionStore}. */
+export interface StoreReadOptions {
+  /** Aborts the operation. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Where sessions live. Stores keep gemini-cli's record model — a metadata record, message records upserted by
+ * id, `$set` and `$rewindTo` records — so every store replays a session the same way. Implementations: the
+ * in-memory store, the gemini-cli JSONL file store; a database store implements the same interface and runs
+ * `describeSessionStoreConformance` from `gemini-agent-sdk/testing` unchanged.
+ *
+ * Contract:
+ * - one writer per session: `acquireLease` throws `SessionLockedError` while another live lease exists,
+ *   and takes over a lease whose holder is dead;
+ * - `create` and `append` take the lease; `append` is atomic per call and durable when it resolves;
+ * - `load` of an unknown id throws `SessionNotFoundError` (`No sessions found in <where>` when the store is
+ *   empty, `Session with ID <id> not found` otherwise);
+ * - the records read back are JSON round-trips of those written (unknown fields kept).
+ */
+export interface SessionStore {
+  /** Human-readable kind of store, e.g. `file`, `memory`. */
+  readonly kind: string;
+
+  /**
+   * Takes the write lease on a session id (the session need not exist yet).
+   *
+   * @throws SessionLockedError when another live writer holds it.
+   */
+  acquireLease(sessionId: string, options?: StoreReadOptions): Promise<SessionLease>;
+
+  /**
+   * Creates a session: writes its metadata record.
+   *
+   * @throws SessionError (code `SESSION_EXISTS`) when a session with this id already exists.
+   */
+  create(lease: SessionLease, init: NewSessionInit): Promise<SessionMetadataRecord>;
+
+  /**
+   * Appends records to an existing session, atomically (all or, after a crash, a prefix of whole records) and
+   * durably when the promise resolves.
+   *
+   * @throws SessionNotFoundError when the session does not exist.
+   * @throws SessionError (code `SESSION_LEASE_INVALID`) when the lease is released or not from this store.
+   */
+  append(lease: SessionLease, records: readonly SessionRecord[]): Promise<void>;
+
+  /**
+   * Loads and folds a session.
+   *
+   * @throws SessionNotFoundError when the store holds no session with this id.
+   */
+  load(sessionId: string, options?: StoreReadOptions): Promise<StoredSession>;
+
+  /** Lists the sessions (subagent sessions excluded), oldest start first as `gemini --list-sessions`. */
+  list(options?: StoreReadOptions): Promise<SessionSummary[]>;
+
+  /**
+   * Deletes a session and what belongs to it. Returns false when there was nothing to delete.
+   *
+   * @param options.lease pass the session's own lease to delete a session you hold; otherwise the store takes
+   *   the lease for the duration of the delete.
+   * @throws SessionLockedError when another live writer holds the session.
+   */
+  delete(
+    sessionId: string,
+    options?: StoreReadOptions & { lease?: SessionLease },
+  ): Promise<boolean>;
+}
