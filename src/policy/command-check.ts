@@ -11,7 +11,7 @@ import {
 } from './approval-response.js';
 import { abortable } from './abortable.js';
 import { SHELL_TOOL_NAME } from './compiled-rule.js';
-import type { PolicyEngine } from './policy-engine.js';
+import type { PolicyCheckResult, PolicyEngine } from './policy-engine.js';
 import type { ApprovalRecord } from './policy-gate.js';
 import type { ApprovalMode, PolicyRule } from './policy-rule.js';
 import type { SessionRules } from './session-rules.js';
@@ -31,6 +31,8 @@ export interface CommandCheckOptions {
   emit?: (event: ServerGeminiStreamEvent) => void;
   /** Called after each human decision (record it in the session). */
   onDecision?: (record: ApprovalRecord) => void | Promise<void>;
+  /** Called with the engine's verdict on each command, before anything else happens (record rule decisions). */
+  onCheck?: (command: string, result: PolicyCheckResult) => void;
   /** Aborts a pending question: a signal, or a function returning the current stream's signal. */
   signal?: AbortSignal | (() => AbortSignal | undefined);
   /** Call ids for approval requests (default `shell-<uuid>`). */
@@ -59,6 +61,7 @@ export function createCommandCheck(
       interactive: options.onApproval !== undefined,
       sessionRules: options.sessionRules,
     });
+    options.onCheck?.(command, result);
     if (result.decision === 'allow') return { decision: 'allow' };
     if (result.decision === 'deny')
       return { decision: 'deny', reason: policyDeniedMessage(result.denyMessage) };

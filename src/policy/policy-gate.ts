@@ -43,6 +43,8 @@ export interface PolicyGateOptions {
   ) => Partial<ApprovalRequest> | undefined | Promise<Partial<ApprovalRequest> | undefined>;
   /** Called after each human decision (record it in the session). */
   onDecision?: (record: ApprovalRecord) => void | Promise<void>;
+  /** Called with the engine's verdict on each call, before anything else happens (record rule decisions). */
+  onCheck?: (check: ToolGateCheck, result: PolicyCheckResult) => void;
   /** More facts for the engine about a call: MCP server and annotations, the calling subagent. */
   checkContext?: (
     check: ToolGateCheck,
@@ -99,6 +101,7 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
         interactive,
         sessionRules: options.sessionRules,
       });
+      options.onCheck?.(check, result);
       if (result.decision === 'allow') return { outcome: 'allow' };
       if (result.decision === 'deny')
         return { outcome: 'deny', message: policyDeniedMessage(result.denyMessage) };

@@ -1,0 +1,338 @@
+import { randomUUID } from 'node:crypto';
+import { ConfigurationError } from '../errors.js';
+import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
+import { alwaysAllowRule } from '../policy/always-allow.js';
+import {
+  confirmationUnsupportedMessage,
+  policyDeniedMessage,
+  userDeniedMessage,
+  type ApprovalDecision,
+} from '../policy/approval-response.js';
+import { createCommandCheck } from '../policy/command-check.js';
+import type {
+  PolicyCheckResult,
+  PolicyEngine,
+  PolicyExplanation,
+} from '../policy/policy-engine.js';
+import { createPolicyGate, type ApprovalRecord } from '../policy/policy-gate.js';
+import { ApprovalMode, type PolicyRule } from '../policy/policy-rule.js';
+import { SessionRules } from '../policy/session-rules.js';
+import type { ToolGate } from '../tools/tool-gate.js';
+import type { CommandCheck } from '../workspace/workspace-shell.js';
+import type { AgentPolicy } from './agent-policy.js';
+
+/** What happened to a call: it ran, ran and stopped further questions, was refused, or waits for a decision. */
+export type ApprovalLogDecision = ApprovalDecision | 'pending';
+
+/** One entry of a session's {@link SessionPolicy.log}: a decision on a tool call or a `ctx.shell` command. */
+export interface ApprovalLogEntry {
+  /** The call id (for `ctx.shell` commands, a generated `shell-…` id). */
+  callId: string;
+  /** The tool (`run_shell_command` for `ctx.shell` commands). */
+  toolName: string;
+  decision: ApprovalLogDecision;
+  /** `rule`: a policy rule decided; `default`: no rule matched and the mode's default applied; `user`: a human. */
+  by: 'rule' | 'user' | 'default';
+  /** ISO time of the decision. */
+  timestamp: string;
+  /** `tool`: a call from the model; `shell`: a command a tool ran through `ctx.shell`. */
+  via: 'tool' | 'shell';
+  /** The deciding rule's label, when a rule decided. */
+  rule?: string;
+  /** On deny: what the model (or the tool, for `ctx.shell`) was told. */
+  message?: string;
+  /** For `ctx.shell`: the command. */
+  command?: string;
+}
+
+/** A call to explain: the tool name, its arguments, and (optionally) its kind. */
+export interface PolicyCallInput {
+  name: string;
+  args?: Record<string, unknown>;
+  /** The tool's kind; by default the kind of the registered tool with that name. */
+  kind?: string;
+}
+
+/** What a session persists and restores about its policy (see {@link SessionPolicy.snapshot}). */
+export interface SessionPolicyState {
+  mode: ApprovalMode;
+  /** The "always allow" rules added in the session. */
+  rules: PolicyRule[];
+  log: ApprovalLogEntry[];
+}
+
+/** How the session lets its policy reach the running stream. */
+export interface SessionPolicyHooks {
+  /** Emits into the running stream, if any (`tool_call_confirmation` for `ctx.shell` commands). */
+  emit(event: ServerGeminiStreamEvent): void;
+  /** The running stream's signal, if any (aborts a question about a `ctx.shell` command). */
+  signal(): AbortSignal | undefined;
+}
+
+/**
+ * One session's side of the policy: its approval mode (changeable at any time), its "always allow" rules, its
+ * decision log, the {@link ToolGate} the loop asks before each call, and the check `ctx.shell` commands pass.
+ * Reach it as `session.policy`.
+ */
+export class SessionPolicy {
+  /** The "always allow" rules added in this session (by `allow_always`). */
+  readonly rules: SessionRules;
+  private currentMode: ApprovalMode;
+  private readonly entries: ApprovalLogEntry[] = [];
+  private readonly kinds = new Map<string, string>();
+  private readonly listeners = new Set<() => void>();
+  private gateImpl: ToolGate | undefined;
+  private commandCheckImpl: CommandCheck | undefined;
+  private policyGate: ToolGate | undefined;
+  private shellCheck: CommandCheck | undefined;
+
+  /** @internal Built by the session. */
+  constructor(
+    private readonly agent: AgentPolicy,
+    private readonly hooks: SessionPolicyHooks,
+  ) {
+    this.currentMode = agent.mode;
+    this.rules = new SessionRules();
+  }
+
+  /** The current approval mode. */
+  get mode(): ApprovalMode {
+    return this.currentMode;
+  }
+
+  /**
+   * Changes the approval mode for the next decisions of this session (`plan`, `default`, `auto_edit`, `yolo`).
+   *
+   * @throws ConfigurationError for an unknown mode.
+   */
+  setMode(mode: ApprovalMode): void {
+    const parsed = ApprovalMode.safeParse(mode);
+    if (!parsed.success) {
+      throw new ConfigurationError(
+        `Unknown approval mode ${JSON.stringify(mode) ?? String(mode)}: use 'plan', 'default', 'auto_edit' or 'yolo'.`,
+      );
+    }
+    this.currentMode = parsed.data;
+    this.changed();
+  }
+
+  /** Every decision taken in this session so far, oldest first (a copy). */
+  get log(): ApprovalLogEntry[] {
+    return this.entries.map((entry) => ({ ...entry }));
+  }
+
+  /** Whether a human can be asked (an `onApproval` handler, or approvals `pause`). */
+  get interactive(): boolean {
+    return this.agent.approvals === 'pause' || this.agent.onApproval !== undefined;
+  }
+
+  /** The engine (built on first use, shared by the agent's sessions). */
+  engine(signal?: AbortSignal): Promise<PolicyEngine> {
+    return this.agent.engine(signal);
+  }
+
+  /**
+   * Says how the policy would decide a call right now in this session (its mode and "always allow" rules): the
+   * decision, the deciding rule (or the built-in default) and, for shell commands, every sub-command.
+   *
+   * @example
+   * ```ts
+   * const why = await session.policy.explain({ name: 'run_shell_command', args: { command: 'ls && rm x' } });
+   * console.log(why.decision, why.decidedBy, why.steps);
+   * ```
+   */
+  async explain(call: PolicyCallInput, signal?: AbortSignal): Promise<PolicyExplanation> {
+    const engine = await this.engine(signal);
+    const kind = call.kind ?? this.kinds.get(call.name) ?? this.agent.kindOf(call.name);
+    return engine.explain(
+      { name: call.name, args: call.args ?? {} },
+      {
+        ...(kind === undefined ? {} : { kind }),
+        mode: this.currentMode,
+        interactive: this.interactive,
+        sessionRules: this.rules,
+      },
+    );
+  }
+
+  /** The gate the loop asks before each tool call. */
+  get gate(): ToolGate {
+    this.gateImpl ??= {
+      check: async (check) => {
+        const engine = await this.engine(check.signal);
+        this.policyGate ??= this.createGate(engine);
+        return this.policyGate.check(check);
+      },
+    };
+    return this.gateImpl;
+  }
+
+  /** The check every `ctx.shell` command passes (the same decision as a `run_shell_command` call). */
+  get commandCheck(): CommandCheck {
+    this.commandCheckImpl ??= async (command, ctx) => {
+      const engine = await this.engine(this.hooks.signal());
+      this.shellCheck ??= createCommandCheck(engine, {
+        mode: () => this.currentMode,
+        ...(this.agent.onApproval ? { onApproval: this.agent.onApproval } : {}),
+        sessionRules: this.rules,
+        emit: (event) => this.hooks.emit(event),
+        signal: () => this.hooks.signal(),
+        onCheck: (text, result) => this.recordCheck(result, { via: 'shell', command: text }),
+        onDecision: (record) => this.recordHuman(record, 'shell'),
+      });
+      return this.shellCheck(command, ctx);
+    };
+    return this.commandCheckImpl;
+  }
+
+  /**
+   * Records a human decision taken outside the gate (e.g. on a paused call, through `resolveApprovals`) and, for
+   * `allow_always`, adds the narrowed session rule. Returns the added rule, if any.
+   */
+  async recordDecision(
+    request: ApprovalRequest,
+    decision: ApprovalDecision,
+    message?: string,
+  ): Promise<PolicyRule | undefined> {
+    let addedRule: PolicyRule | undefined;
+    if (decision === 'allow_always') {
+      const engine = await this.engine();
+      addedRule = await alwaysAllowRule(
+        { name: request.toolName, args: request.args },
+        { mode: this.currentMode, parser: () => engine.shellParser() },
+      );
+      if (addedRule) this.rules.add(addedRule);
+    }
+    this.recordHuman({ request, decision, message, addedRule }, 'tool');
+    return addedRule;
+  }
+
+  /**
+   * Logs the human decisions on paused calls (`resolveApprovals`); a paused call without a decision is logged as
+   * denied by default.
+   */
+  logResolutions(
+    pending: readonly ApprovalRequest[],
+    decisions: ReadonlyArray<{ callId: string; outcome: 'allow' | 'deny'; message?: string }>,
+  ): void {
+    for (const request of pending) {
+      const decision = decisions.find((d) => d.callId === request.callId);
+      if (decision) {
+        this.recordHuman(
+          { request, decision: decision.outcome, message: decision.message, addedRule: undefined },
+          'tool',
+        );
+      } else {
+        this.push({
+          callId: request.callId,
+          toolName: request.toolName,
+          decision: 'deny',
+          by: 'default',
+          timestamp: new Date().toISOString(),
+          via: 'tool',
+          message: 'No decision was given for this call.',
+        });
+      }
+    }
+  }
+
+  /** The session's policy state, for persisting it. */
+  snapshot(): SessionPolicyState {
+    return { mode: this.currentMode, rules: this.rules.toJSON(), log: this.log };
+  }
+
+  /** Restores a persisted state (mode, "always allow" rules, log) into this session. */
+  restore(state: Partial<SessionPolicyState>): void {
+    if (state.mode !== undefined) this.currentMode = ApprovalMode.parse(state.mode);
+    for (const rule of state.rules ?? []) this.rules.add(rule);
+    for (const entry of state.log ?? []) this.entries.push({ ...entry });
+    this.changed();
+  }
+
+  /** Calls `listener` after every change (decision logged, rule added, mode changed). Returns an unsubscribe. */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private createGate(engine: PolicyEngine): ToolGate {
+    return createPolicyGate({
+      engine,
+      mode: () => this.currentMode,
+      ...(this.agent.onApproval ? { onApproval: this.agent.onApproval } : {}),
+      approvals: this.agent.approvals,
+      sessionRules: this.rules,
+      enrichRequest: (check) => this.agent.enrichRequest(check),
+      onCheck: (check, result) => {
+        this.kinds.set(check.tool.name, check.tool.kind);
+        this.recordCheck(result, {
+          via: 'tool',
+          callId: check.request.callId,
+          toolName: check.tool.name,
+          displayName: check.tool.displayName,
+        });
+      },
+      onDecision: (record) => this.recordHuman(record, 'tool'),
+    });
+  }
+
+  /** Logs a rule's (or the mode default's) decision; asks are logged when answered, unless nobody can answer. */
+  private recordCheck(
+    result: PolicyCheckResult,
+    call:
+      | { via: 'tool'; callId: string; toolName: string; displayName: string }
+      | { via: 'shell'; command: string },
+  ): void {
+    const base: Omit<ApprovalLogEntry, 'decision'> = {
+      by: result.rule ? 'rule' : 'default',
+      timestamp: new Date().toISOString(),
+      ...(result.rule ? { rule: result.rule.label } : {}),
+      ...(call.via === 'tool'
+        ? { via: 'tool', callId: call.callId, toolName: call.toolName }
+        : {
+            via: 'shell',
+            callId: `shell-${randomUUID()}`,
+            toolName: 'run_shell_command',
+            command: call.command,
+          }),
+    };
+    if (result.decision === 'allow') return this.push({ ...base, decision: 'allow' });
+    if (result.decision === 'deny') {
+      return this.push({
+        ...base,
+        decision: 'deny',
+        message: policyDeniedMessage(result.denyMessage),
+      });
+    }
+    if (call.via === 'tool' && this.agent.approvals === 'pause') {
+      return this.push({ ...base, decision: 'pending' });
+    }
+    if (!this.agent.onApproval) {
+      const display = call.via === 'tool' ? call.displayName : 'Shell';
+      this.push({ ...base, decision: 'deny', message: confirmationUnsupportedMessage(display) });
+    }
+  }
+
+  private recordHuman(record: ApprovalRecord, via: 'tool' | 'shell'): void {
+    const command = record.request.args['command'];
+    this.push({
+      callId: record.request.callId,
+      toolName: record.request.toolName,
+      decision: record.decision,
+      by: 'user',
+      timestamp: new Date().toISOString(),
+      via,
+      ...(record.decision === 'deny' ? { message: userDeniedMessage(record.message) } : {}),
+      ...(via === 'shell' && typeof command === 'string' ? { command } : {}),
+    });
+  }
+
+  private push(entry: ApprovalLogEntry): void {
+    this.entries.push(entry);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
