@@ -1,31 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as sdk from './index.js';
+
+/** Every source file `entry` reaches through static (non-type) imports. */
+function staticImportGraph(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(
+      /^(?:import|export)\s+(?!type\b)[^;]*?from\s+'(\.[^']+)'/gms,
+    )) {
+      visit(resolve(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')));
+    }
+  };
+  visit(entry);
+  return seen;
+}
 
 describe('public API', () => {
   it('exports exactly this list of runtime values (add to it on purpose, never by accident)', () => {
     expect(Object.keys(sdk).sort()).toEqual([
       'AbortError',
       'ConfigurationError',
+      'DEFAULT_MODEL',
+      'FileSessionStore',
       'GeminiAgentError',
       'GeminiCliAgent',
       'GeminiCliSession',
       'GeminiEventType',
       'InternalError',
       'LimitExceededError',
-      'MemorySessionPersistence',
+      'MemorySessionStore',
       'MissingCredentialsError',
       'ModelApiError',
       'ModelBehaviorError',
       'ModelVisibleError',
       'PolicyDeniedError',
+      'PolicyEngine',
+      'PolicyRuleError',
       'ReplayError',
       'SessionBusyError',
       'SessionError',
+      'SessionExistsError',
       'SessionLockedError',
       'SessionNotFoundError',
+      'SessionRules',
+      'SkillManager',
       'ToolExecutionError',
+      'argsHash',
+      'createCommandCheck',
+      'createContentGenerator',
+      'createFilePersistence',
+      'createMemoryPersistence',
+      'createPolicyEngine',
+      'createPolicyGate',
       'createStderrLogger',
+      'createStorePersistence',
+      'loadPolicyFiles',
+      'parsePolicyToml',
+      'recordsToHistory',
+      'resolveModel',
       'silentLogger',
+      'skillDir',
+      'skillRoot',
+      'stableStringify',
       'tool',
       'z',
     ]);
@@ -33,5 +75,14 @@ describe('public API', () => {
 
   it('re-exports zod v4 as z', () => {
     expect(typeof sdk.z.toJSONSchema).toBe('function');
+  });
+
+  it('the root entry never loads vitest: the conformance suite is reachable from the testing subpath only', () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const root = staticImportGraph(resolve(here, 'index.ts'));
+    const conformance = resolve(here, 'sessions', 'store-conformance.ts');
+    expect(root.has(resolve(here, 'sessions', 'session-persistence.ts'))).toBe(true);
+    expect(root.has(conformance)).toBe(false);
+    expect(staticImportGraph(resolve(here, 'testing', 'index.ts')).has(conformance)).toBe(true);
   });
 });

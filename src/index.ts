@@ -13,13 +13,51 @@ export type { SendResult } from './agent/session.js';
 export type { SessionContext } from './agent/types.js';
 export type { SystemInstructions } from './agent/instructions.js';
 export type { SystemSectionProvider } from './agent/system-instruction.js';
-export { MemorySessionPersistence } from './agent/memory-session-persistence.js';
 export type {
   SessionPersistence,
   SessionLog,
   SessionLogEntry,
   SessionOpenOptions,
+  PausedTurnData,
 } from './agent/session-persistence.js';
+export type { SessionApprovalDecision } from './agent/approval-resolution.js';
+
+export { FileSessionStore } from './sessions/file-session-store.js';
+export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
+export { MemorySessionStore } from './sessions/memory-session-store.js';
+export type { MemorySessionStoreOptions } from './sessions/memory-session-store.js';
+export {
+  createFilePersistence,
+  createMemoryPersistence,
+  createStorePersistence,
+} from './sessions/session-persistence.js';
+export type {
+  StoreSessionPersistence,
+  StorePersistenceOptions,
+  FilePersistenceOptions,
+  MemoryPersistenceOptions,
+  SessionQueryOptions,
+} from './sessions/session-persistence.js';
+export { recordsToHistory } from './sessions/history-from-records.js';
+export type {
+  SessionStore,
+  SessionLease,
+  SessionSummary,
+  StoredSession,
+  NewSessionInit,
+  StoreReadOptions,
+} from './sessions/session-store.js';
+export type {
+  SessionRecord,
+  MessageRecord,
+  SessionMetadataRecord,
+  SetRecord,
+  RewindRecord,
+  ToolCallRecord,
+  SessionKind,
+} from './sessions/records.js';
+export type { SyncPolicy } from './sessions/jsonl-appender.js';
+export { SessionExistsError } from './sessions/store-errors.js';
 
 export { tool } from './tools/tool.js';
 export type { Tool, ToolDefinition } from './tools/tool.js';
@@ -90,6 +128,38 @@ export { SkillManager } from './skills/skill-manager.js';
 export type { SkillDefinition, SkillInfo, SkillSource } from './skills/skill-definition.js';
 export type { SkillApprovalDetails } from './skills/activate-skill-tool.js';
 export type { SkillDiscoveryTiers } from './skills/skill-discovery.js';
+
+export { PolicyEngine } from './policy/policy-engine.js';
+export type {
+  PolicyCall,
+  PolicyCheckContext,
+  PolicyCheckResult,
+  PolicyExplanation,
+  PolicyRuleInfo,
+  PolicyEngineOptions,
+} from './policy/policy-engine.js';
+export { createPolicyEngine } from './policy/policy-options.js';
+export type { PolicyOptions } from './policy/policy-options.js';
+export type { PolicyRule, PolicyDecision, ApprovalMode, PolicyTier } from './policy/policy-rule.js';
+export { PolicyRuleError } from './policy/policy-errors.js';
+export { loadPolicyFiles, parsePolicyToml } from './policy/policy-file.js';
+export type { PolicySource, PolicyFileRef } from './policy/policy-file.js';
+export { createPolicyGate } from './policy/policy-gate.js';
+export type { ApprovalsMode, ApprovalRecord, PolicyGateOptions } from './policy/policy-gate.js';
+export { createCommandCheck } from './policy/command-check.js';
+export type { CommandCheckOptions } from './policy/command-check.js';
+export { SessionRules } from './policy/session-rules.js';
+export { argsHash, stableStringify } from './policy/stable-stringify.js';
+export type { ApprovalHandler, ApprovalResponse } from './policy/approval-response.js';
+export type { ShellParser } from './policy/shell-syntax.js';
+export type { CommandCheck, CommandDecision } from './workspace/workspace-shell.js';
+export type {
+  SessionPolicy,
+  ApprovalLogEntry,
+  ApprovalLogDecision,
+  PolicyCallInput,
+  SessionPolicyState,
+} from './agent/session-policy.js';
 
 export { createContentGenerator } from './model/create-content-generator.js';
 export type { CreateContentGeneratorOptions } from './model/create-content-generator.js';

@@ -6,6 +6,10 @@ import type { AnyTool } from '../tools/tool-provider.js';
 import type { BuiltinToolSelection } from '../tools/builtin/create-builtin-tools.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
+import type { ApprovalHandler } from '../policy/approval-response.js';
+import type { ApprovalsMode } from '../policy/policy-gate.js';
+import type { PolicyOptions } from '../policy/policy-options.js';
+import type { SessionStore } from '../sessions/session-store.js';
 import type { SystemInstructions } from './instructions.js';
 
 /** Stop conditions and time limits. */
@@ -66,6 +70,36 @@ export interface GeminiCliAgentOptions {
   generationConfig?: Omit<GenerateContentConfig, 'systemInstruction' | 'tools' | 'abortSignal'>;
   /** Turn and time limits. */
   limits?: AgentLimits;
+  /**
+   * Which tool calls run, ask or are refused: `{ mode, rules, files }` (see docs/policy.md). Default: gemini-cli's
+   * headless defaults — read-only tools and the `tools` option's tools run; `write_file`, `replace`,
+   * `run_shell_command`, `web_fetch`, `ctx.shell` commands and discovered skills ask.
+   */
+  policy?: PolicyOptions;
+  /**
+   * Asks a human about a call the policy wants approved: return `'allow'`, `'allow_always'`, `'deny'` or
+   * `{ decision, message }`. It may take as long as it needs. Without it, a call that needs approval is denied
+   * and the model is told it `requires user confirmation`.
+   */
+  onApproval?: ApprovalHandler;
+  /**
+   * `'ask'` (default): ask `onApproval` while the stream waits. `'pause'`: end the stream with
+   * `approval_required` and continue with `session.resolveApprovals(...)`.
+   */
+  approvals?: ApprovalsMode;
+  /**
+   * Approvals paused with `approvals: 'pause'` that are older than this (ms) when `resolveApprovals` runs are
+   * denied, whatever the decision. Default: they never expire.
+   */
+  approvalTtlMs?: number;
+  /**
+   * Where sessions are stored. Default: gemini-cli's JSONL files under `$GEMINI_CLI_HOME` (else `~`)
+   * `/.gemini/tmp/<project>/chats/`, so `gemini --resume` sees them. Pass any `SessionStore` (`MemorySessionStore`,
+   * a database store) to keep them elsewhere.
+   */
+  sessionStore?: SessionStore;
+  /** `false` keeps sessions in memory only (for this agent's lifetime); nothing is written to disk. */
+  persist?: boolean;
   /** Where the SDK logs (default silent, or stderr with `debug`). */
   logger?: Logger;
 }

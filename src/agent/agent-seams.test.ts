@@ -7,7 +7,7 @@ import type { ToolGate } from '../tools/tool-gate.js';
 import { z } from 'zod';
 import { GeminiCliAgent } from './agent.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
-import { MemorySessionPersistence } from './memory-session-persistence.js';
+import { createMemoryPersistence } from '../sessions/session-persistence.js';
 import { GeminiCliSession } from './session.js';
 
 async function drain(
@@ -26,6 +26,7 @@ function setup(model: ScriptedModel, change: (s: AgentServices) => void, options
     ...options,
   });
   const services = createAgentServices(agent.options);
+  services.persistence = createMemoryPersistence();
   change(services);
   return new GeminiCliSession(agent, services, 'seam-session');
 }
@@ -74,7 +75,7 @@ describe('seams', () => {
       check: ({ request }) => ({ outcome: 'deny', message: `No ${request.name}.` }),
     };
     const model = new ScriptedModel([callTurn({ name: 'echo', args: { s: 'x' } }), textTurn('ok')]);
-    const session = setup(model, (s) => (s.gate = gate), { tools: [counted] });
+    const session = setup(model, (s) => (s.createGate = () => gate), { tools: [counted] });
     const events = await drain(session.sendStream('go'));
     expect(runs).toBe(0);
     const response = events.find((e) => e.type === 'tool_call_response');
@@ -125,12 +126,12 @@ describe('seams', () => {
         expect(responses).toEqual([
           { output: 'safe' },
           { output: 'risky' },
-          { error: 'Tool execution was denied by the user. Too risky.' },
+          { error: 'User denied execution. Too risky.' },
         ]);
         return textTurn('continued');
       },
     ]);
-    const session = setup(model, (s) => (s.gate = gate), { tools: [rec] });
+    const session = setup(model, (s) => (s.createGate = () => gate), { tools: [rec] });
     const events = await drain(session.sendStream('go'));
     expect(events.map((e) => e.type).slice(-4)).toEqual([
       'tool_call_confirmation',
@@ -177,37 +178,38 @@ describe('seams', () => {
         return textTurn('moved on');
       },
     ]);
-    const session = setup(model, (s) => (s.gate = gate), { tools: [echo] });
+    const session = setup(model, (s) => (s.createGate = () => gate), { tools: [echo] });
     await drain(session.sendStream('go'));
     expect(session.pendingApprovals).toHaveLength(1);
     expect((await session.send('never mind')).text).toBe('moved on');
   });
 
   it('every message is persisted before the next model call; resume restores it', async () => {
-    const persistence = new MemorySessionPersistence();
+    const persistence = createMemoryPersistence();
+    const stored = async (): Promise<number> =>
+      (await persistence.storeFor().load('seam-session')).messages.length;
     const counts: number[] = [];
     const model = new ScriptedModel([
-      (req) => {
-        counts.push(persistence.entries('seam-session')?.length ?? -1);
-        void req;
+      async () => {
+        counts.push(await stored());
         return callTurn({ name: 'echo', args: { s: 'x' } });
       },
-      () => {
-        counts.push(persistence.entries('seam-session')?.length ?? -1);
+      async () => {
+        counts.push(await stored());
         return textTurn('done');
       },
     ]);
     const session = setup(model, (s) => (s.persistence = persistence), { tools: [echo] });
     await drain(session.sendStream('go'));
+    // user; user, model (with its toolCalls), function responses.
     expect(counts).toEqual([1, 3]);
-    expect(persistence.entries('seam-session')?.map((e) => e.kind)).toEqual([
-      'user',
-      'model',
-      'tool_results',
-      'model',
-    ]);
-    const toolResults = persistence.entries('seam-session')?.[2];
-    expect(toolResults?.responses?.[0]?.name).toBe('echo');
+    const messages = (await persistence.storeFor().load('seam-session')).messages;
+    expect(messages.map((m) => m.type)).toEqual(['user', 'gemini', 'user', 'gemini']);
+    expect(messages[1]?.toolCalls?.[0]?.name).toBe('echo');
+    await session.close();
+    const log = await persistence.open('seam-session', { resume: true, cwd: process.cwd() });
+    expect(log.history).toEqual(session.getHistory());
+    await log.close();
   });
 
   it('retry backoffs of the model become retry events', async () => {

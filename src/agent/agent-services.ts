@@ -5,16 +5,22 @@ import { createContentGenerator } from '../model/create-content-generator.js';
 import { resolveModel } from '../model/models.js';
 import type { RetryAttemptInfo } from '../model/retry.js';
 import type { LoopLimits } from '../loop/loop-types.js';
-import { allowAllGate, type ToolGate } from '../tools/tool-gate.js';
+import type { ToolGate } from '../tools/tool-gate.js';
+import { sdkToolToAgentTool, isAgentTool } from '../tools/sdk-tool.js';
+import type { CommandCheck } from '../workspace/workspace-shell.js';
 import { staticToolProvider, type ToolProvider } from '../tools/tool-provider.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
 import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
 import type { SkillReference } from '../skills/skill-reference.js';
+import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
+import { createAgentPolicy, type AgentPolicy } from './agent-policy.js';
+import type { SessionPolicy } from './session-policy.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { validateInstructions, type SystemInstructions } from './instructions.js';
-import { MemorySessionPersistence } from './memory-session-persistence.js';
-import type { SessionPersistence } from './session-persistence.js';
+import type { StoreSessionPersistence } from '../sessions/session-persistence.js';
+import { createAgentPersistence, validateApprovalTtl } from './agent-persistence.js';
+import { OpenSessions } from './open-sessions.js';
 import type { SystemSectionProvider } from './system-instruction.js';
 
 /** Default `limits.maxTurns`. */
@@ -51,12 +57,18 @@ export interface AgentServices {
   toolProviders: ToolProvider[];
   /** Evaluated before every model call, in order; their sections precede the instructions. */
   sectionProviders: SystemSectionProvider[];
-  /** Policy / approvals, asked before each tool call. */
-  gate: ToolGate;
-  /** Where sessions are stored. */
-  persistence: SessionPersistence;
-  /** Builds a session's workspace (`ctx.fs`, `ctx.shell`). */
-  createWorkspace(): Workspace;
+  /** The policy engine (built once), the approval handler and the approvals mode. */
+  policy: AgentPolicy;
+  /** Policy / approvals, asked before each tool call: per session (its mode, "always allow" rules and log). */
+  createGate(policy: SessionPolicy): ToolGate;
+  /** Where sessions are stored (`sessionStore` / `persist` options; default gemini-cli's JSONL files). */
+  persistence: StoreSessionPersistence;
+  /** Paused approvals older than this (ms) are denied when resolved (`approvalTtlMs`). */
+  approvalTtlMs: number | undefined;
+  /** The agent's sessions that hold a lease, by id (`resumeSession` takes an idle one's lease over). */
+  openSessions: OpenSessions;
+  /** Builds a session's workspace (`ctx.fs`, `ctx.shell`); `commandCheck` decides `ctx.shell` commands. */
+  createWorkspace(commandCheck?: CommandCheck): Workspace;
   /** Run once per session during `initialize()`, in order. */
   initializers: SessionInitializer[];
   limits: LoopLimits;
@@ -88,20 +100,45 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     ...(options.trustWorkspace === undefined ? {} : { trusted: options.trustWorkspace }),
     logger,
   });
+  const builtinTools = createBuiltinTools(options.builtinTools ?? 'all');
+  const customTools = tools.map((t) => (isAgentTool(t) ? t : sdkToolToAgentTool(t)));
+  const policy = createAgentPolicy({
+    policy: options.policy,
+    onApproval: options.onApproval,
+    approvals: options.approvals,
+    cwd,
+    logger,
+    customToolNames: customTools.map((t) => t.name),
+    toolKinds: new Map<string, string>([
+      ...builtinTools.map((t): [string, string] => [t.name, t.kind]),
+      ...customTools.map((t): [string, string] => [t.name, t.kind]),
+      [ACTIVATE_SKILL_TOOL_NAME, 'other'],
+    ]),
+    loadSkills: (signal) => skills.load(signal),
+    skillApprovalDetails: (args) => skills.approvalDetails(args),
+  });
   return {
     instructions,
     modelName: resolveModel(options.model),
     createModel: (hooks) => createModelFor(options, logger, hooks),
     toolProviders: [
-      staticToolProvider(createBuiltinTools(options.builtinTools ?? 'all')),
-      staticToolProvider(tools),
+      staticToolProvider(builtinTools),
+      staticToolProvider(customTools),
       (ctx) => skills.toolProvider(ctx),
     ],
     sectionProviders: [(ctx) => skills.sectionProvider(ctx)],
-    gate: allowAllGate,
-    persistence: new MemorySessionPersistence(),
-    createWorkspace: () =>
-      createWorkspace({ cwd, includeDirectories: options.includeDirectories ?? [], logger }),
+    policy,
+    createGate: (sessionPolicy) => sessionPolicy.gate,
+    persistence: createAgentPersistence(options, logger),
+    approvalTtlMs: validateApprovalTtl(options.approvalTtlMs),
+    openSessions: new OpenSessions(),
+    createWorkspace: (commandCheck) =>
+      createWorkspace({
+        cwd,
+        includeDirectories: options.includeDirectories ?? [],
+        logger,
+        ...(commandCheck ? { commandCheck } : {}),
+      }),
     initializers: [(init) => skills.initializeSession(init)],
     limits: validateLimits(options.limits),
     generationConfig: options.generationConfig,

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SessionSummary } from '../sessions/session-store.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
@@ -31,7 +34,9 @@ export class GeminiCliAgent {
   }
 
   /**
-   * Creates a new, empty session.
+   * Creates a new, empty session. It is stored (and takes its lease) when it initializes — on the first
+   * `sendStream` or `initialize()`; with a `sessionId` that is already stored that fails with
+   * `SessionExistsError` (continue it with `resumeSession(id)` instead).
    *
    * @throws ConfigurationError for invalid options (e.g. `Instructions must be a string or a function.`).
    */
@@ -40,14 +45,42 @@ export class GeminiCliAgent {
   }
 
   /**
-   * Reopens a stored session with its history.
+   * Reopens a stored session with its exact history (tool calls and results included) and takes its lease. A
+   * session of this agent that holds the id and is idle is closed first (the reference SDK's `session()` then
+   * `resumeSession(sameId)` pattern); approvals it was waiting for wait in the resumed session.
    *
-   * @throws SessionNotFoundError `Session with ID <id> not found`.
+   * @throws SessionNotFoundError `No sessions found in <dir>` (none stored) or `Session with ID <id> not found`.
+   * @throws SessionLockedError while another live session — streaming in this agent, in another agent or another
+   *   process — holds it.
    */
   async resumeSession(sessionId: string): Promise<GeminiCliSession> {
     const services = this.getServices();
-    const log = await services.persistence.open(sessionId, { resume: true, cwd: services.cwd });
-    return new GeminiCliSession(this, services, sessionId, log);
+    await services.openSessions.handOver(sessionId);
+    const log = await services.persistence.open(sessionId, { resume: true, cwd: this.storeCwd() });
+    const session = new GeminiCliSession(this, services, sessionId, log);
+    services.openSessions.add(session);
+    return session;
+  }
+
+  /**
+   * The stored sessions of this agent's project (`cwd`), oldest start first: id, start and last-update time, the
+   * summary or first prompt, and the message count.
+   */
+  async listSessions(options: { signal?: AbortSignal } = {}): Promise<SessionSummary[]> {
+    return this.getServices().persistence.listSessions({ ...options, cwd: this.storeCwd() });
+  }
+
+  /**
+   * Deletes a stored session and what belongs to it (gemini-cli's deletion set for file sessions).
+   *
+   * @throws SessionNotFoundError when there is no such session.
+   * @throws SessionLockedError while a live session holds it (close it first).
+   */
+  async deleteSession(sessionId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    await this.getServices().persistence.deleteSession(sessionId, {
+      ...options,
+      cwd: this.storeCwd(),
+    });
   }
 
   /**
@@ -56,6 +89,16 @@ export class GeminiCliAgent {
    */
   async skills(signal?: AbortSignal): Promise<SkillManager> {
     return this.getServices().skills.load(signal);
+  }
+
+  /** The project folder sessions are stored under: `cwd` as the sessions' workspaces resolve it. */
+  private storeCwd(): string {
+    const absolute = resolve(this.getServices().cwd);
+    try {
+      return realpathSync(absolute);
+    } catch {
+      return absolute;
+    }
   }
 
   private getServices(): AgentServices {

@@ -11,19 +11,35 @@ export interface SessionOpenOptions {
   cwd: string;
 }
 
+/**
+ * A paused turn as stored with a session (durable approvals): a JSON object the agent writes and validates; stores
+ * keep it as is.
+ */
+export type PausedTurnData = Record<string, unknown>;
+
 /** An open session in a store: its prior history and where new messages go. */
 export interface SessionLog {
   /** The prior history (empty for a new session). */
   readonly history: Content[];
+  /**
+   * The paused turn stored with the session when it was opened — approvals the last model turn is waiting for —
+   * or undefined. When set, `history` ends with that model turn, its calls still unanswered.
+   */
+  readonly pausedTurn: PausedTurnData | undefined;
   /** Persists one completed message; the loop awaits it before the next model call. */
   append(entry: SessionLogEntry): Promise<void>;
+  /**
+   * Stores the paused turn of the last model turn (replacing an earlier version of it), durably when it resolves.
+   * The next `tool_results` entry clears it in the same write.
+   */
+  savePausedTurn(turn: PausedTurnData): Promise<void>;
   /** Releases the session (locks, file handles). Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * Where sessions are stored. The default keeps them in memory for the agent's lifetime; the gemini-cli JSONL file
- * store implements the same seam.
+ * Where sessions are stored: the seam the agent's sessions open their log through. `createFilePersistence()` (the
+ * default), `createMemoryPersistence()` and `createStorePersistence({ store })` implement it.
  */
 export interface SessionPersistence {
   /**

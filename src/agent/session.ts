@@ -1,26 +1,26 @@
 import type { Content, Part } from '@google/genai';
-import { ConfigurationError, SessionBusyError, SessionError } from '../errors.js';
+import { SessionBusyError, SessionError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
 import { ConversationHistory } from '../loop/conversation-history.js';
 import { EventPump } from '../loop/event-pump.js';
-import type {
-  ApprovalDecision,
-  LoopEnvironment,
-  LoopStart,
-  PausedTurn,
-  PreparedModelCall,
-} from '../loop/loop-types.js';
+import type { LoopEnvironment, LoopStart, PreparedModelCall } from '../loop/loop-types.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../loop/usage.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
+import type { AgentTool } from '../tools/types.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { GeminiCliAgent } from './agent.js';
 import type { AgentServices } from './agent-services.js';
 import { renderInstructions } from './instructions.js';
 import { createSessionContext } from './session-context.js';
+import type { SessionApprovalDecision } from './approval-resolution.js';
+import { toParts } from './prompt-parts.js';
+import { noPendingApprovals, SessionPause } from './session-pause.js';
 import type { SessionLog } from './session-persistence.js';
+import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
+import type { ApprovalMode } from '../policy/policy-rule.js';
 import { composeSystemInstruction } from './system-instruction.js';
 import type { SessionContext } from './types.js';
 
@@ -56,9 +56,16 @@ export class GeminiCliSession {
   private initializing: Promise<SessionState> | undefined;
   private running = false;
   private modelInfoSent = false;
-  private pendingTurn: PausedTurn | undefined;
+  private readonly pause: SessionPause;
+  private closed = false;
   private readonly totalUsage: TokenUsage = emptyUsage();
   private currentPump: EventPump | undefined;
+  private currentSignal: AbortSignal | undefined;
+  /**
+   * This session's policy: `mode` / `setMode(mode)`, `explain(call)` (the rule that decides), its "always allow"
+   * `rules` and the decision `log`.
+   */
+  readonly policy: SessionPolicy;
 
   /** @internal Use `agent.session()` / `agent.resumeSession()`. */
   constructor(agent: GeminiCliAgent, services: AgentServices, id: string, log?: SessionLog) {
@@ -66,6 +73,11 @@ export class GeminiCliSession {
     this.services = services;
     this.id = id;
     this.preopenedLog = log;
+    this.pause = new SessionPause(log?.pausedTurn);
+    this.policy = new SessionPolicy(services.policy, {
+      emit: (event) => this.currentPump?.emit(event),
+      signal: () => this.currentSignal,
+    });
   }
 
   /**
@@ -91,6 +103,26 @@ export class GeminiCliSession {
     return this.services.skills.manager;
   }
 
+  /** The approval mode of this session (`policy.mode` of the agent until changed). */
+  get approvalMode(): ApprovalMode {
+    return this.policy.mode;
+  }
+
+  /**
+   * Changes the approval mode for this session's next tool calls: `plan` (read-only), `default`, `auto_edit`
+   * (edits run too) or `yolo` (everything runs except what a deny rule catches).
+   *
+   * @throws ConfigurationError for an unknown mode.
+   */
+  setApprovalMode(mode: ApprovalMode): void {
+    this.policy.setMode(mode);
+  }
+
+  /** Every policy decision taken in this session (by a rule, the mode's default or a human), oldest first. */
+  get approvalLog(): ApprovalLogEntry[] {
+    return this.policy.log;
+  }
+
   /** Cumulative token usage of all model calls of this session object. */
   get usage(): TokenUsage {
     return { ...this.totalUsage };
@@ -101,11 +133,12 @@ export class GeminiCliSession {
     return this.state?.history.snapshot() ?? structuredClone(this.preopenedLog?.history ?? []);
   }
 
-  /** The calls waiting for a decision after a stream ended with `approval_required`. */
+  /**
+   * The calls waiting for a decision after a stream ended with `approval_required` — also after
+   * `agent.resumeSession(id)` in another process: the paused turn is stored with the session.
+   */
   get pendingApprovals(): ApprovalRequest[] {
-    return (this.pendingTurn?.outcomes ?? []).flatMap((o) =>
-      o.kind === 'paused' ? [o.paused.approval] : [],
-    );
+    return this.pause.pending;
   }
 
   /**
@@ -119,11 +152,10 @@ export class GeminiCliSession {
     signal?: AbortSignal,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     const parts = toParts(prompt);
-    yield* this.run(signal, (abandoned) => ({
-      kind: 'prompt',
-      parts,
-      ...(abandoned ? { abandoned } : {}),
-    }));
+    yield* this.run(signal, async (state) => {
+      const abandoned = this.pause.abandon(state.history.view(), this.id);
+      return { start: { kind: 'prompt', parts, ...(abandoned ? { abandoned } : {}) } };
+    });
   }
 
   /** Sends a prompt and collects the whole answer. Same semantics as {@link GeminiCliSession.sendStream}. */
@@ -136,31 +168,88 @@ export class GeminiCliSession {
   }
 
   /**
-   * Decides the calls listed by the last `approval_required` event and continues the conversation: allowed
-   * calls run, denied ones answer the model with an error. Calls without a decision are denied.
+   * Decides the calls listed by the last `approval_required` event and continues the conversation: approved
+   * calls run (each exactly once), refused ones answer the model with an error. Works after a restart too:
+   * `(await agent.resumeSession(id)).resolveApprovals(...)`.
+   *
+   * Decisions are `{ callId, decision }` with `'allow'`, `'allow_always'`, `'deny'` or `{ decision, message }`
+   * (optionally `argsHash`: the hash of the arguments the human saw). Fails closed: a call without a decision,
+   * whose arguments changed since it paused (e.g. the stored session was edited), whose approval expired
+   * (`approvalTtlMs`) or whose tool is gone is denied; the decisions are stored before any tool runs.
+   *
+   * @throws ConfigurationError when nothing waits for approval, or a decision is invalid or names no waiting call
+   *   (nothing is run or recorded then).
    */
   async *resolveApprovals(
-    decisions: readonly ApprovalDecision[],
+    decisions: readonly SessionApprovalDecision[],
     signal?: AbortSignal,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
-    yield* this.run(signal, (paused) => {
-      if (!paused) {
-        throw new ConfigurationError('No tool calls are waiting for approval in this session.');
+    if (!this.pause.waiting) throw noPendingApprovals();
+    yield* this.run(signal, async (state) => {
+      const resolution = await this.pause.resolve({
+        decisions,
+        history: state.history.view(),
+        loadTools: () => this.offeredTools(state, signal),
+        log: state.log,
+        sessionId: this.id,
+        now: new Date(),
+        approvalTtlMs: this.services.approvalTtlMs,
+      });
+      for (const v of resolution.verdicts) {
+        if (v.undecided) this.policy.logResolutions([v.request], []);
+        else await this.policy.recordDecision(v.request, v.decision, v.message);
       }
-      return { kind: 'approvals', paused, decisions };
+      const events = resolution.denied.map((value): ServerGeminiStreamEvent => ({
+        type: 'tool_call_response',
+        value,
+      }));
+      return { start: resolution.start, events };
     });
   }
 
-  /** Releases the session's store (locks, handles). The session cannot be used afterwards. */
+  /**
+   * Copies this session's stored conversation into a new session (a new id, default a random UUID) and returns
+   * it, opened. This session stays open. A paused turn is not copied: in the fork its held calls are answered as
+   * interrupted.
+   */
+  async fork(
+    options: { sessionId?: string; signal?: AbortSignal } = {},
+  ): Promise<GeminiCliSession> {
+    const state = await this.ensureState(options.signal);
+    const forkId = await this.services.persistence.forkSession(this.id, options.sessionId, {
+      cwd: state.workspace.cwd,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.agent.resumeSession(forkId);
+  }
+
+  /** True while a `sendStream` or `resolveApprovals` of this session runs. */
+  get streaming(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Releases the session's lease (and file handle), so another session or process can open it. Idempotent; the
+   * session cannot be used afterwards (resume it with `agent.resumeSession(id)`). Also `await using session = …`.
+   */
   async close(): Promise<void> {
-    const state = this.state;
-    if (state) await state.log.close();
-    else await this.preopenedLog?.close();
+    if (this.closed) return;
+    this.closed = true;
+    const log = this.state?.log ?? this.preopenedLog;
+    this.services.openSessions.remove(this);
+    await log?.close();
+  }
+
+  /** `await using session = agent.session()` closes the session at the end of the block. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   private async *run(
     signal: AbortSignal | undefined,
-    makeStart: (paused: PausedTurn | undefined) => LoopStart,
+    makeStart: (
+      state: SessionState,
+    ) => Promise<{ start: LoopStart; events?: ServerGeminiStreamEvent[] }>,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     if (this.running) {
       throw new SessionBusyError(
@@ -171,19 +260,30 @@ export class GeminiCliSession {
     this.running = true;
     try {
       const state = await this.ensureState(signal);
-      const start = makeStart(this.pendingTurn);
-      this.pendingTurn = undefined;
+      const { start, events = [] } = await makeStart(state);
+      yield* events;
       const pump = new EventPump();
       this.currentPump = pump;
-      const outcome = yield* runAgentLoop(this.environment(state, pump), start, signal);
-      if (outcome.kind === 'paused') this.pendingTurn = outcome.paused;
+      this.currentSignal = signal;
+      const loop = runAgentLoop(this.environment(state, pump), start, signal);
+      yield* this.pause.storeBeforeAnnouncing(loop, state.log);
     } finally {
       this.currentPump = undefined;
+      this.currentSignal = undefined;
       this.running = false;
     }
   }
 
   private ensureState(signal?: AbortSignal): Promise<SessionState> {
+    if (this.closed) {
+      return Promise.reject(
+        new SessionError(
+          `Session ${this.id} is closed. Continue it with the session returned by agent.resumeSession(` +
+            `${JSON.stringify(this.id)}).`,
+          { code: 'SESSION_CLOSED' },
+        ),
+      );
+    }
     if (this.state) return Promise.resolve(this.state);
     this.initializing ??= this.createState(signal).then(
       (state) => (this.state = state),
@@ -197,40 +297,72 @@ export class GeminiCliSession {
 
   private async createState(signal?: AbortSignal): Promise<SessionState> {
     const { services } = this;
-    const workspace = services.createWorkspace();
+    // Builds the policy engine first: a bad policy file fails here, before anything is opened.
+    await this.policy.engine(signal);
+    const workspace = services.createWorkspace(this.policy.commandCheck);
     const model = await services.createModel({
       onRetry: () => this.currentPump?.emit({ type: 'retry' }),
     });
     const log =
       this.preopenedLog ??
       (await services.persistence.open(this.id, { resume: false, cwd: workspace.cwd }));
-    const history = new ConversationHistory(log.history);
-    for (const init of services.initializers) {
-      await init({
-        sessionId: this.id,
-        workspace,
-        logger: services.logger,
-        ...(signal ? { signal } : {}),
-      });
+    services.openSessions.add(this);
+    try {
+      const history = new ConversationHistory(log.history);
+      const closing = this.pause.takeUnfinished(history.view(), this.id);
+      if (closing !== undefined) {
+        // Decided approvals whose results were never stored: the process died while the tools ran.
+        const content: Content = { role: 'user', parts: closing.flatMap((r) => r.responseParts) };
+        history.push(content);
+        const timestamp = new Date().toISOString();
+        await log.append({ kind: 'tool_results', content, timestamp, responses: closing });
+      }
+      for (const init of services.initializers) {
+        await init({
+          sessionId: this.id,
+          workspace,
+          logger: services.logger,
+          ...(signal ? { signal } : {}),
+        });
+      }
+      return { model, history, log, workspace };
+    } catch (error) {
+      if (this.preopenedLog === undefined) {
+        // A new session that failed to initialize gives its lease back (a resumed one keeps it until close()).
+        services.openSessions.remove(this);
+        await log.close();
+      }
+      throw error;
     }
-    return { model, history, log, workspace };
+  }
+
+  /** A fresh context for tools and providers; its `signal` is the given one. */
+  private contextFor(state: SessionState, signal: AbortSignal): SessionContext {
+    return createSessionContext(
+      {
+        sessionId: this.id,
+        history: state.history.view(),
+        cwd: state.workspace.cwd,
+        fs: state.workspace.fs,
+        shell: state.workspace.shell,
+        agent: this.agent,
+        session: this,
+      },
+      signal,
+    );
+  }
+
+  /** The tools the tool providers offer now. */
+  private async offeredTools(state: SessionState, signal?: AbortSignal): Promise<AgentTool[]> {
+    const ctx = this.contextFor(state, signal ?? new AbortController().signal);
+    const tools: AgentTool[] = [];
+    for (const provider of this.services.toolProviders) tools.push(...(await provider(ctx)));
+    return tools;
   }
 
   private environment(state: SessionState, pump: EventPump): LoopEnvironment {
     const { services } = this;
-    const contextFor = (signal: AbortSignal): SessionContext =>
-      createSessionContext(
-        {
-          sessionId: this.id,
-          history: state.history.view(),
-          cwd: state.workspace.cwd,
-          fs: state.workspace.fs,
-          shell: state.workspace.shell,
-          agent: this.agent,
-          session: this,
-        },
-        signal,
-      );
+    const contextFor = (signal: AbortSignal): SessionContext => this.contextFor(state, signal);
     return {
       sessionId: this.id,
       model: state.model,
@@ -243,7 +375,7 @@ export class GeminiCliSession {
       },
       prepare: (ctx) => this.prepare(ctx),
       contextFor,
-      gate: services.gate,
+      gate: services.createGate(this.policy),
       limits: services.limits,
       logger: services.logger,
       onUsage: (usage) => addUsage(this.totalUsage, usage),
@@ -261,7 +393,7 @@ export class GeminiCliSession {
     const instructions = await renderInstructions(services.instructions, ctx);
     const sections: Array<string | undefined> = [];
     for (const provider of services.sectionProviders) sections.push(await provider(ctx));
-    const tools = [];
+    const tools: AgentTool[] = [];
     for (const provider of services.toolProviders) tools.push(...(await provider(ctx)));
     const systemInstruction = composeSystemInstruction(sections, instructions);
     return {
@@ -269,23 +401,6 @@ export class GeminiCliSession {
       registry: new ToolRegistry(tools),
     };
   }
-}
-
-function toParts(prompt: string | Part[]): Part[] {
-  if (typeof prompt === 'string') {
-    if (prompt === '') {
-      throw new ConfigurationError(
-        'The prompt is empty: pass a non-empty string or at least one Part.',
-      );
-    }
-    return [{ text: prompt }];
-  }
-  if (!Array.isArray(prompt) || prompt.length === 0) {
-    throw new ConfigurationError(
-      'The prompt must be a non-empty string or a non-empty array of Parts.',
-    );
-  }
-  return structuredClone(prompt);
 }
 
 function diffUsage(after: TokenUsage, before: TokenUsage): TokenUsage {

@@ -99,20 +99,33 @@ describe('file store across processes', () => {
     await log.close();
   });
 
-  it('takes over the lease of a process that exited without releasing it', async () => {
-    const holder = await runChild(
+  it('a process that exits normally without closing leaves no lock; one killed by a signal is taken over', async () => {
+    const quitter = await runChild(
       home,
       'quitter',
       holderScript(home, 'xp-exit', 1, 'process.exit(0);'),
     );
-    children.push(holder.child);
-    expect((await holder.exited).code).toBe(0);
+    children.push(quitter.child);
+    expect((await quitter.exited).code).toBe(0);
     const chats = await new FileSessionStore({ home, projectRoot: '/work/demo' }).chatsDir();
-    expect(await readdir(chats)).toContain('session-xp-exit.lock');
-    const log = await persistence().open('xp-exit', { resume: true, cwd: '/work/demo' });
+    const files = await readdir(chats);
+    expect(files.some((f) => f.startsWith('session-') && f.endsWith('.jsonl'))).toBe(true);
+    expect(files).not.toContain('session-xp-exit.lock');
+
+    const terminated = await runChild(
+      home,
+      'terminated',
+      holderScript(home, 'xp-term', 1, 'setInterval(() => {}, 1000);'),
+    );
+    children.push(terminated.child);
+    await terminated.waitFor('ready');
+    terminated.child.kill('SIGTERM');
+    expect((await terminated.exited).signal).toBe('SIGTERM');
+    expect(await readdir(chats)).toContain('session-xp-term.lock');
+    const log = await persistence().open('xp-term', { resume: true, cwd: '/work/demo' });
     expect(log.history).toEqual([sampleSessionEntries()[0]?.content]);
     await log.close();
-    expect(await readdir(chats)).not.toContain('session-xp-exit.lock');
+    expect(await readdir(chats)).not.toContain('session-xp-term.lock');
   });
 
   it('after kill -9 while tools run, resume answers the calls as interrupted and continues', async () => {

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
 import { abortableSleep, throwIfAborted } from '../model/abort.js';
+import { forgetLockOnExit, removeLockOnExit } from './lock-exit-cleanup.js';
 import { sessionLockedError } from './store-errors.js';
 
 /** Content of a session lock file: who holds the session. */
@@ -126,7 +127,8 @@ async function createExclusive(path: string, content: string): Promise<boolean> 
  * createdAt, token}`, created atomically (exclusive link of a fully written temp file), its mtime refreshed as a
  * heartbeat. A lock is taken over when its holder is dead: same host and the pid is not running (or is our pid
  * but another process instance), or no heartbeat for `staleMs` (any host). Takeovers are serialized by an
- * exclusive `<lock path>.takeover` guard, so two processes never both take over the same stale lock.
+ * exclusive `<lock path>.takeover` guard, so two processes never both take over the same stale lock. A lock still
+ * held when the process exits normally is removed by an `exit` listener (see {@link removeLockOnExit}).
  */
 export class SessionLockFile {
   private heartbeat: NodeJS.Timeout | undefined;
@@ -167,6 +169,7 @@ export class SessionLockFile {
       if (await createExclusive(path, content)) {
         const lock = new SessionLockFile(path, info, logger);
         lock.startHeartbeat(options.heartbeatMs ?? 15_000);
+        removeLockOnExit(path, info.token);
         return lock;
       }
       const current = await observe(path);
@@ -224,6 +227,7 @@ export class SessionLockFile {
     const current = await observe(this.path).catch(() => undefined);
     if (current?.info?.token !== this.info.token) {
       this.lost = true;
+      forgetLockOnExit(this.path);
       this.logger.warn('session lock was taken over by another writer', { path: this.path });
       if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
       return;
@@ -237,6 +241,7 @@ export class SessionLockFile {
     if (this.released) return;
     this.released = true;
     if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    forgetLockOnExit(this.path);
     const current = await observe(this.path).catch(() => undefined);
     if (current?.info?.token === this.info.token) {
       await unlink(this.path).catch(() => undefined);

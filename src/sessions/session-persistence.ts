@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Content } from '@google/genai';
+import { z } from 'zod';
 import type {
+  PausedTurnData,
   SessionLog,
   SessionOpenOptions,
   SessionPersistence,
 } from '../agent/session-persistence.js';
-import { SessionError } from '../errors.js';
+import { InternalError, SessionError } from '../errors.js';
 import type { ToolCallResponseInfo } from '../events.js';
 import { FileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
-import { interruptedToolMessage, rebuildHistory } from './history-from-records.js';
+import {
+  interruptedToolMessage,
+  rebuildHistory,
+  type RebuiltHistory,
+} from './history-from-records.js';
 import { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
 import {
   recordsFromEntry,
@@ -18,10 +24,12 @@ import {
 } from './records-from-entry.js';
 import type { SessionLogEntry } from '../loop/session-log-entry.js';
 import { validateSessionId } from './session-paths.js';
+import type { SessionRecord } from './records.js';
 import type {
   SessionLease,
   SessionStore,
   SessionSummary,
+  StoredSession,
   StoreReadOptions,
 } from './session-store.js';
 
@@ -70,32 +78,95 @@ export interface StoreSessionPersistence extends SessionPersistence {
   loadHistory(sessionId: string, options?: SessionQueryOptions): Promise<Content[]>;
 }
 
+/**
+ * Metadata key of a paused turn (durable approvals), written as `{"$set":{"pausedTurn":{modelMessageId, turn}}}`
+ * and cleared with `{"$set":{"pausedTurn":null}}` in the same write as the turn's results. gemini-cli keeps unknown
+ * metadata keys.
+ */
+export const PAUSED_TURN_KEY = 'pausedTurn';
+
+/** A paused turn as stored in the metadata: bound to the model message whose calls wait for approval. */
+export const StoredPausedTurn = z.object({
+  modelMessageId: z.string(),
+  turn: z.record(z.string(), z.unknown()),
+});
+/** A paused turn as stored in the metadata. */
+export type StoredPausedTurn = z.infer<typeof StoredPausedTurn>;
+
+/**
+ * The paused turn a stored session waits on: only when it is bound to the last message, a model turn whose calls
+ * have no results yet (anything else is a leftover and is ignored).
+ */
+function boundPausedTurn(
+  stored: StoredSession,
+  rebuilt: RebuiltHistory,
+): StoredPausedTurn | undefined {
+  const parsed = StoredPausedTurn.safeParse(stored.metadata[PAUSED_TURN_KEY]);
+  if (!parsed.success) return undefined;
+  const last = stored.messages.at(-1);
+  const bound =
+    last?.type === 'gemini' &&
+    last.id === parsed.data.modelMessageId &&
+    rebuilt.interruptedTail?.messageId === last.id;
+  return bound ? parsed.data : undefined;
+}
+
 class StoreSessionLog implements SessionLog {
   private closed = false;
 
   constructor(
     readonly sessionId: string,
     readonly history: Content[],
+    readonly pausedTurn: PausedTurnData | undefined,
     private readonly store: SessionStore,
     private readonly lease: SessionLease,
     private readonly state: RecordWriterState,
     private readonly newId: () => string,
+    private readonly now: () => Date,
+    /** True while the stored metadata holds a paused turn that the next results must clear. */
+    private pauseStored: boolean,
   ) {}
 
   async append(entry: SessionLogEntry): Promise<void> {
-    if (this.closed) {
-      throw new SessionError(
-        `Session ${this.sessionId} is closed; resume it with agent.resumeSession(${JSON.stringify(this.sessionId)}).`,
-        { code: 'SESSION_CLOSED' },
+    this.checkOpen();
+    const records = recordsFromEntry(entry, this.state, this.newId);
+    const clears = this.pauseStored && entry.kind === 'tool_results';
+    if (clears) records.push({ $set: { [PAUSED_TURN_KEY]: null } });
+    await this.store.append(this.lease, records);
+    if (clears) this.pauseStored = false;
+  }
+
+  async savePausedTurn(turn: PausedTurnData): Promise<void> {
+    this.checkOpen();
+    const model = this.state.lastModelMessage;
+    if (model === undefined) {
+      throw new InternalError(
+        'A paused turn can only be stored after the model turn it belongs to.',
       );
     }
-    await this.store.append(this.lease, recordsFromEntry(entry, this.state, this.newId));
+    const record: SessionRecord = {
+      $set: {
+        [PAUSED_TURN_KEY]: { modelMessageId: model.id, turn },
+        lastUpdated: this.now().toISOString(),
+      },
+    };
+    await this.store.append(this.lease, [record]);
+    this.pauseStored = true;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.lease.release();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) {
+      throw new SessionError(
+        `Session ${this.sessionId} is closed; resume it with agent.resumeSession(${JSON.stringify(this.sessionId)}).`,
+        { code: 'SESSION_CLOSED' },
+      );
+    }
   }
 }
 
@@ -113,7 +184,8 @@ function interruptedResponses(content: Content): ToolCallResponseInfo[] {
  * - `open(id, {resume:false})` takes the lease and creates the session;
  * - `open(id, {resume:true})` takes the lease, loads and rebuilds the exact history; when the process that wrote
  *   it died while tools ran, the unanswered calls get `interrupted` error responses, which are also appended so
- *   the stored session is valid for gemini-cli too;
+ *   the stored session is valid for gemini-cli too — unless the calls wait for approval (a paused turn bound to
+ *   that model turn): then they stay open and the log exposes `pausedTurn`;
  * - every `append` is one store append (one write), durable when it resolves.
  */
 export function createStorePersistence(options: StorePersistenceOptions): StoreSessionPersistence {
@@ -141,13 +213,17 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
     try {
       if (!openOptions.resume) {
         await store.create(lease, { startTime: now().toISOString() });
+        const state: RecordWriterState = { lastModelMessage: undefined };
         return new StoreSessionLog(
           sessionId,
           [],
+          undefined,
           store,
           lease,
-          { lastModelMessage: undefined },
+          state,
           newId,
+          now,
+          false,
         );
       }
       const stored = await store.load(sessionId);
@@ -156,8 +232,22 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
       const state: RecordWriterState = {
         lastModelMessage: last?.type === 'gemini' ? last : undefined,
       };
-      const log = new StoreSessionLog(sessionId, rebuilt.history, store, lease, state, newId);
-      if (rebuilt.interruptedTail !== undefined) {
+      const paused = boundPausedTurn(stored, rebuilt);
+      // A paused turn keeps its calls open (they wait for approval): drop the interrupted answers rebuilt for them.
+      const history = paused === undefined ? rebuilt.history : rebuilt.history.slice(0, -1);
+      const pauseStored = (stored.metadata[PAUSED_TURN_KEY] ?? null) !== null;
+      const log = new StoreSessionLog(
+        sessionId,
+        history,
+        paused?.turn,
+        store,
+        lease,
+        state,
+        newId,
+        now,
+        pauseStored,
+      );
+      if (paused === undefined && rebuilt.interruptedTail !== undefined) {
         const content: Content = { role: 'user', parts: rebuilt.interruptedTail.responseParts };
         await log.append({
           kind: 'tool_results',

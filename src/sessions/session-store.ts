@@ -90,7 +90,7 @@ export interface SessionStore {
   /**
    * Creates a session: writes its metadata record.
    *
-   * @throws SessionError (code `SESSION_EXISTS`) when a session with this id already exists.
+   * @throws SessionExistsError (code `SESSION_EXISTS`) when a session with this id already exists.
    */
   create(lease: SessionLease, init: NewSessionInit): Promise<SessionMetadataRecord>;
 

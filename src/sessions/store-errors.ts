@@ -1,4 +1,9 @@
-import { SessionError, SessionLockedError, SessionNotFoundError } from '../errors.js';
+import {
+  SessionError,
+  SessionLockedError,
+  SessionNotFoundError,
+  type GeminiAgentErrorOptions,
+} from '../errors.js';
 
 /**
  * The reference SDK's resume errors: `No sessions found in <where>` when the store holds no session at all,
@@ -14,12 +19,22 @@ export function sessionNotFoundError(
   );
 }
 
+/**
+ * A new session was started with an id that is already stored (code `SESSION_EXISTS`). The stored session is left
+ * untouched: resume it with `agent.resumeSession(id)`, delete it, or pick another id.
+ */
+export class SessionExistsError extends SessionError {
+  constructor(message: string, options: GeminiAgentErrorOptions = {}) {
+    super(message, { ...options, code: 'SESSION_EXISTS' });
+  }
+}
+
 /** Starting a new session with an id that is already stored. */
-export function sessionExistsError(sessionId: string, where: string): SessionError {
-  return new SessionError(
+export function sessionExistsError(sessionId: string, where: string): SessionExistsError {
+  return new SessionExistsError(
     `Session with ID ${sessionId} already exists in ${where}. Resume it with agent.resumeSession(` +
-      `${JSON.stringify(sessionId)}), delete it with agent.deleteSession(...), or start a session with a new id.`,
-    { code: 'SESSION_EXISTS' },
+      `${JSON.stringify(sessionId)}), delete it with agent.deleteSession(${JSON.stringify(sessionId)}), or ` +
+      `start a session with a new id.`,
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * `gemini-agent-sdk/testing`: test doubles for code built on the SDK — `ScriptedModel` (an in-memory
  * ContentGenerator with scripted turns) and `FakeGeminiServer` (a loopback server speaking the Gemini REST
- * API, for end-to-end tests with the real client).
+ * API, for end-to-end tests with the real client) — and `describeSessionStoreConformance`, the suite every
+ * `SessionStore` must pass (it imports vitest, so it lives only on this subpath).
  */
 export { ScriptedModel, textTurn, callTurn, modelTurn } from './scripted-model.js';
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions } from './scripted-model.js';
@@ -13,3 +14,8 @@ export type {
   FakeGeminiTurn,
 } from './fake-gemini-server.js';
 export { googleErrorBody } from './fake-gemini-script.js';
+export {
+  describeSessionStoreConformance,
+  sampleSessionEntries,
+} from '../sessions/store-conformance.js';
+export type { SessionStoreConformanceOptions } from '../sessions/store-conformance.js';

@@ -52,8 +52,10 @@ describe('gemini-agent-sdk/testing entry', () => {
         'FakeGeminiServer',
         'ScriptedModel',
         'callTurn',
+        'describeSessionStoreConformance',
         'googleErrorBody',
         'modelTurn',
+        'sampleSessionEntries',
         'textTurn',
       ].sort(),
     );

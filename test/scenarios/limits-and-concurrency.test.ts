@@ -155,6 +155,10 @@ describe('sessions', () => {
       retry: false,
       tools: [inspect],
       cwd: dir,
+      // ctx.shell commands pass the policy like run_shell_command (they ask by default): allow `echo`.
+      policy: {
+        rules: [{ toolName: 'run_shell_command', commandPrefix: 'echo', decision: 'allow' }],
+      },
     });
     const session = agent.session({ sessionId: 'ctx-session' });
     await drain(session.sendStream('look'));

@@ -45,6 +45,8 @@ async function callThroughLoop(
     retry: false,
     cwd: ws,
     tools: createBuiltinTools('all', { webFetch: { allowPrivateHosts: true } }),
+    // Edits, shell and web_fetch ask under the default policy (denied with nobody to ask): run them all.
+    policy: { mode: 'yolo' },
   });
   const session = agent.session();
   for await (const _event of session.sendStream(`please use ${name}`)) {
