@@ -1,0 +1,19 @@
+import type { Sink } from './output/output-writer.js';
+import type { StdinLike } from './read-stdin.js';
+
+/** Everything the CLI touches in its process, injectable so the whole CLI runs in-process in tests. */
+export interface CliIo {
+  /** Arguments after the script name. */
+  argv: readonly string[];
+  /** Working directory (the project whose sessions are used). */
+  cwd: string;
+  stdin: StdinLike;
+  stdout: Sink;
+  stderr: Sink;
+  /** Whether stdout is a terminal. */
+  stdoutIsTTY: boolean;
+  /** Whether stderr is a terminal (progress is drawn only then). */
+  stderrIsTTY: boolean;
+  /** Subscribes to Ctrl-C; returns the unsubscribe function. */
+  onInterrupt(handler: () => void): () => void;
+}

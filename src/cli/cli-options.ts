@@ -1,0 +1,47 @@
+/** The output formats of gemini-cli's headless mode. */
+export const OUTPUT_FORMATS = ['text', 'json', 'stream-json'] as const;
+/** One of {@link OUTPUT_FORMATS}. */
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** gemini-cli's approval modes (`--approval-mode`). */
+export const APPROVAL_MODES = ['default', 'auto_edit', 'yolo', 'plan'] as const;
+/** One of {@link APPROVAL_MODES}. */
+export type ApprovalMode = (typeof APPROVAL_MODES)[number];
+
+/** The parsed and validated command line. */
+export interface CliOptions {
+  /** `-p/--prompt`. */
+  prompt: string | undefined;
+  /** Positional words, joined with spaces (a prompt given without `-p`). */
+  positionalPrompt: string | undefined;
+  /** `-m/--model`. */
+  model: string | undefined;
+  /** `-o/--output-format` (default `text`). */
+  outputFormat: OutputFormat;
+  /** `--approval-mode`, or `yolo` from `-y/--yolo`; undefined means the SDK default. */
+  approvalMode: ApprovalMode | undefined;
+  /** `-r/--resume`: `latest`, a 1-based index from `--list-sessions`, or a session id. */
+  resume: string | undefined;
+  /** `--session-id`: start a new session with this id. */
+  sessionId: string | undefined;
+  /** `--list-sessions`. */
+  listSessions: boolean;
+  /** `--delete-session <index|id>`. */
+  deleteSession: string | undefined;
+  /** `--fake-responses <file>`: replay a recorded model instead of calling Gemini. */
+  fakeResponses: string | undefined;
+  /** `--record-responses <file>`: append every model response to this file. */
+  recordResponses: string | undefined;
+  /** `--skills <dir>` (repeatable): skill directories or roots of skill directories. */
+  skills: string[];
+  /** `--include-directories` (repeatable, comma-separated): extra workspace roots. */
+  includeDirectories: string[];
+  /** `--max-turns <n>`: model calls allowed for this prompt. */
+  maxTurns: number | undefined;
+  /** `-d/--debug`: SDK log lines on stderr. */
+  debug: boolean;
+  /** `-v/--version`. */
+  version: boolean;
+  /** `-h/--help`. */
+  help: boolean;
+}

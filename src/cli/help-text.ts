@@ -1,0 +1,39 @@
+/** The `--help` text. */
+export const HELP_TEXT = `Usage: gemini-agent [options] [prompt]
+
+Run one prompt through a Gemini agent and print the answer (gemini -p compatible).
+Piped stdin is prepended to the prompt: \`cat notes.md | gemini-agent -p "summarize"\`.
+
+Prompt and model:
+  -p, --prompt <text>              The prompt. A positional prompt works too.
+  -m, --model <id>                 Model id or alias (default: the SDK default; "auto" means the default).
+  -o, --output-format <format>     text (default), json or stream-json.
+      --max-turns <n>              Model calls allowed for this prompt (default: the SDK default).
+
+Tools and permissions:
+  -y, --yolo                       Run every tool call without asking (same as --approval-mode yolo).
+      --approval-mode <mode>       default, auto_edit, yolo or plan. Nobody can approve in headless mode,
+                                   so calls that would ask are denied (as gemini -p does).
+      --include-directories <dir>  Extra workspace directories (repeatable, or comma-separated).
+      --skills <dir>               A skill directory (with SKILL.md) or a folder of skills (repeatable).
+
+Sessions (stored as gemini-cli sessions under $GEMINI_CLI_HOME or ~/.gemini):
+  -r, --resume [latest|N|id]       Continue a session of this project (no value: the latest).
+      --session-id <id>            Start a new session with this id (letters, digits, - and _).
+      --list-sessions              List this project's sessions and exit.
+      --delete-session <N|id>      Delete a session and exit.
+
+Testing:
+      --fake-responses <file>      Replay recorded model responses (gemini-cli JSONL) instead of calling Gemini.
+      --record-responses <file>    Append every model response to this file (replayable with --fake-responses).
+
+Other:
+  -d, --debug                      Print SDK log lines on stderr.
+  -v, --version                    Print the version.
+  -h, --help                       Print this help.
+
+Credentials: GEMINI_API_KEY (or GOOGLE_API_KEY; or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT
+and GOOGLE_CLOUD_LOCATION). GOOGLE_GEMINI_BASE_URL points the client at another endpoint.
+
+Exit codes: 0 ok, 1 error, 41 no credentials, 42 bad input, 52 configuration, 53 turn limit, 130 interrupted.
+`;

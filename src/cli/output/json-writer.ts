@@ -1,0 +1,47 @@
+import type { ServerGeminiStreamEvent } from '../sdk.js';
+import type { OutputWriter, RunOutcome, RunStart, Sink } from './output-writer.js';
+
+/**
+ * `--output-format json`: one pretty-printed (2-space) object at the end, with gemini-cli's fields
+ * `session_id`, `response` (all assistant text), `stats` and, when the run failed, `error`.
+ */
+export class JsonWriter implements OutputWriter {
+  private sessionId = '';
+  private committed = '';
+  private pending = '';
+
+  constructor(private readonly out: Sink) {}
+
+  start(info: RunStart): void {
+    this.sessionId = info.sessionId;
+  }
+
+  event(event: ServerGeminiStreamEvent): void {
+    switch (event.type) {
+      case 'content':
+        this.pending += event.value;
+        return;
+      case 'retry':
+        // The model call is being retried: the partial text of the failed attempt is not part of the answer.
+        this.pending = '';
+        return;
+      case 'finished':
+        this.committed += this.pending;
+        this.pending = '';
+        return;
+      default:
+        return;
+    }
+  }
+
+  finish(outcome: RunOutcome): void {
+    const response = this.committed + this.pending;
+    const body = {
+      session_id: this.sessionId,
+      response,
+      stats: outcome.stats.session,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    };
+    this.out(`${JSON.stringify(body, null, 2)}\n`);
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError } from './cli-errors.js';
+import { parseCliArgs } from './parse-args.js';
+
+function usageError(argv: string[]): CliUsageError {
+  try {
+    parseCliArgs(argv);
+  } catch (error) {
+    if (error instanceof CliUsageError) return error;
+    throw error;
+  }
+  throw new Error(`expected a usage error for ${argv.join(' ')}`);
+}
+
+describe('parseCliArgs', () => {
+  it('reads the gemini -p flags, short and long', () => {
+    const options = parseCliArgs([
+      '-p',
+      'hello',
+      '-m',
+      'gemini-2.5-flash',
+      '-o',
+      'stream-json',
+      '--approval-mode',
+      'plan',
+      '--fake-responses',
+      'a.jsonl',
+      '--record-responses',
+      'b.jsonl',
+      '--skills',
+      'one',
+      '--skills',
+      'two',
+      '--include-directories',
+      'x,y',
+      '--include-directories',
+      'z',
+      '--max-turns',
+      '7',
+      '--session-id',
+      'my_id-1',
+    ]);
+    expect(options).toMatchObject({
+      prompt: 'hello',
+      model: 'gemini-2.5-flash',
+      outputFormat: 'stream-json',
+      approvalMode: 'plan',
+      fakeResponses: 'a.jsonl',
+      recordResponses: 'b.jsonl',
+      skills: ['one', 'two'],
+      includeDirectories: ['x', 'y', 'z'],
+      maxTurns: 7,
+      sessionId: 'my_id-1',
+      listSessions: false,
+    });
+  });
+
+  it('defaults to text output and no approval mode', () => {
+    const options = parseCliArgs(['-p', 'hi']);
+    expect(options.outputFormat).toBe('text');
+    expect(options.approvalMode).toBeUndefined();
+    expect(options.resume).toBeUndefined();
+  });
+
+  it('maps -y to the yolo approval mode', () => {
+    expect(parseCliArgs(['-y', '-p', 'x']).approvalMode).toBe('yolo');
+    expect(parseCliArgs(['--yolo', '-p', 'x']).approvalMode).toBe('yolo');
+  });
+
+  it('treats a bare -r / --resume as latest, and keeps a given value', () => {
+    expect(parseCliArgs(['-r']).resume).toBe('latest');
+    expect(parseCliArgs(['--resume', '-p', 'go on']).resume).toBe('latest');
+    expect(parseCliArgs(['--resume=', '-p', 'go on']).resume).toBe('latest');
+    expect(parseCliArgs(['-r', '3', '-p', 'go on']).resume).toBe('3');
+    expect(parseCliArgs(['--resume', 'abc-123', '-p', 'go on']).resume).toBe('abc-123');
+  });
+
+  it('joins positional words into the prompt', () => {
+    const options = parseCliArgs(['what', 'is', 'this?']);
+    expect(options.positionalPrompt).toBe('what is this?');
+    expect(options.prompt).toBeUndefined();
+  });
+
+  it('rejects an unknown flag with the flag name and a pointer to --help', () => {
+    const error = usageError(['--frobnicate', '-p', 'x']);
+    expect(error.code).toBe('CLI_USAGE');
+    expect(error.message).toContain('--frobnicate');
+    expect(error.message).toContain('--help');
+  });
+
+  it('rejects bad values and conflicting flags', () => {
+    expect(usageError(['-o', 'yaml']).message).toContain('text, json, stream-json');
+    expect(usageError(['--approval-mode', 'always']).message).toContain(
+      'default, auto_edit, yolo, plan',
+    );
+    expect(usageError(['-y', '--approval-mode', 'plan']).message).toContain('--yolo');
+    expect(usageError(['-r', 'latest', '--session-id', 'abc']).message).toContain('--session-id');
+    expect(usageError(['--max-turns', '0']).message).toContain('--max-turns');
+    expect(usageError(['--max-turns', 'two']).message).toContain('--max-turns');
+    expect(usageError(['--session-id', 'a b']).message).toContain('--session-id');
+    expect(usageError(['-p', 'x', 'also positional']).message).toContain('positional');
+    expect(usageError(['-p']).message).toContain('--prompt');
+    expect(usageError(['--fake-responses', ' ']).message).toContain('--fake-responses');
+  });
+});

@@ -1,0 +1,165 @@
+import { parseArgs } from 'node:util';
+import { CliUsageError } from './cli-errors.js';
+import {
+  APPROVAL_MODES,
+  OUTPUT_FORMATS,
+  type ApprovalMode,
+  type CliOptions,
+  type OutputFormat,
+} from './cli-options.js';
+
+const OPTIONS = {
+  prompt: { type: 'string', short: 'p' },
+  model: { type: 'string', short: 'm' },
+  'output-format': { type: 'string', short: 'o' },
+  yolo: { type: 'boolean', short: 'y' },
+  'approval-mode': { type: 'string' },
+  resume: { type: 'string', short: 'r' },
+  'session-id': { type: 'string' },
+  'list-sessions': { type: 'boolean' },
+  'delete-session': { type: 'string' },
+  'fake-responses': { type: 'string' },
+  'record-responses': { type: 'string' },
+  skills: { type: 'string', multiple: true },
+  'include-directories': { type: 'string', multiple: true },
+  'max-turns': { type: 'string' },
+  debug: { type: 'boolean', short: 'd' },
+  version: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SESSION_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+const HELP_HINT = 'Run `gemini-agent --help` for usage.';
+
+/**
+ * Parses `argv` (without the node and script entries) strictly. Any unknown flag, missing value, bad value or
+ * conflicting pair throws a {@link CliUsageError} (exit code 42) whose message says what to do.
+ */
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: withDefaultResumeValue(argv),
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new CliUsageError(`${parseErrorMessage(error)}\n${HELP_HINT}`);
+  }
+  const { values, positionals } = parsed;
+
+  if (values.yolo === true && values['approval-mode'] !== undefined) {
+    throw new CliUsageError(
+      `Cannot use both --yolo (-y) and --approval-mode together. Use --approval-mode yolo instead.`,
+    );
+  }
+  if (values.resume !== undefined && values['session-id'] !== undefined) {
+    throw new CliUsageError(
+      'Cannot use both --resume (-r) and --session-id: --session-id starts a new session, -r continues one.',
+    );
+  }
+  if (values.prompt !== undefined && positionals.length > 0) {
+    throw new CliUsageError(
+      `Cannot use both a positional prompt and --prompt (-p). Put the whole prompt after -p.\n${HELP_HINT}`,
+    );
+  }
+  const sessionId = values['session-id'];
+  if (sessionId !== undefined && !SESSION_ID_PATTERN.test(sessionId)) {
+    throw new CliUsageError(
+      `Invalid --session-id "${sessionId}": use letters, digits, "-" and "_" only.`,
+    );
+  }
+
+  return {
+    prompt: values.prompt,
+    positionalPrompt: positionals.length > 0 ? positionals.join(' ') : undefined,
+    model: nonEmpty(values.model, '--model'),
+    outputFormat: oneOf<OutputFormat>(
+      values['output-format'] ?? 'text',
+      OUTPUT_FORMATS,
+      '--output-format',
+    ),
+    approvalMode:
+      values.yolo === true
+        ? 'yolo'
+        : values['approval-mode'] === undefined
+          ? undefined
+          : oneOf<ApprovalMode>(values['approval-mode'], APPROVAL_MODES, '--approval-mode'),
+    resume: values.resume,
+    sessionId,
+    listSessions: values['list-sessions'] === true,
+    deleteSession: nonEmpty(values['delete-session'], '--delete-session'),
+    fakeResponses: nonEmpty(values['fake-responses'], '--fake-responses'),
+    recordResponses: nonEmpty(values['record-responses'], '--record-responses'),
+    skills: (values.skills ?? []).map((dir) => nonEmpty(dir, '--skills') ?? dir),
+    includeDirectories: splitList(values['include-directories'] ?? []),
+    maxTurns: positiveInteger(values['max-turns'], '--max-turns'),
+    debug: values.debug === true,
+    version: values.version === true,
+    help: values.help === true,
+  };
+}
+
+/**
+ * `-r` / `--resume` take an optional value in gemini-cli (`-r` alone means `latest`). `parseArgs` has no
+ * optional values, so a bare `-r` (last, or followed by another flag) gets `latest` inserted.
+ */
+function withDefaultResumeValue(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    out.push(arg);
+    if (arg === '--') {
+      out.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '--resume=') {
+      out[out.length - 1] = '--resume=latest';
+      continue;
+    }
+    if (arg === '-r' || arg === '--resume') {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('-') && next.length > 1)) out.push('latest');
+    }
+  }
+  return out;
+}
+
+/** node:util's message, without its advice on positionals starting with `-` (we take none that way). */
+function parseErrorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const cut = message.indexOf('. To specify');
+    return cut === -1 ? message : `${message.slice(0, cut)}.`;
+  }
+  return message;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new CliUsageError(`Invalid ${flag} "${value}": use one of ${allowed.join(', ')}.`);
+}
+
+function nonEmpty(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new CliUsageError(`${flag} needs a non-empty value.`);
+  return value;
+}
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw new CliUsageError(`Invalid ${flag} "${value}": use a whole number of at least 1.`);
+  }
+  return Number(value);
+}
+
+/** Flattens repeated and comma-separated values, dropping empty entries. */
+function splitList(values: readonly string[]): string[] {
+  return values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+}

@@ -1,0 +1,72 @@
+import { CliUsageError } from './cli-errors.js';
+import type { CliIo } from './cli-io.js';
+import type { OutputFormat } from './cli-options.js';
+import { agentOptionsFrom } from './agent-options.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { HELP_TEXT } from './help-text.js';
+import { errorInfo } from './output/output-writer.js';
+import { parseCliArgs } from './parse-args.js';
+import { combinePrompt, readPipedStdin } from './read-stdin.js';
+import { runPrompt } from './run-prompt.js';
+import { GeminiCliAgent } from './sdk.js';
+import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
+import { packageVersion } from './version.js';
+
+/**
+ * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt. Returns the
+ * exit code; never throws. Everything it touches comes through `io`.
+ */
+export async function runCli(io: CliIo): Promise<ExitCode> {
+  let format: OutputFormat = 'text';
+  try {
+    const options = parseCliArgs(io.argv);
+    format = options.outputFormat;
+    if (options.help) {
+      io.stdout(HELP_TEXT);
+      return ExitCode.Success;
+    }
+    if (options.version) {
+      io.stdout(`${packageVersion()}\n`);
+      return ExitCode.Success;
+    }
+    const agent = new GeminiCliAgent(agentOptionsFrom(options, io.cwd));
+    if (options.listSessions) {
+      await listSessionsCommand(agent, io);
+      return ExitCode.Success;
+    }
+    if (options.deleteSession !== undefined) {
+      await deleteSessionCommand(agent, io, options.deleteSession);
+      return ExitCode.Success;
+    }
+    const piped = await readPipedStdin(io.stdin).catch((error: unknown) => {
+      throw new CliUsageError(
+        `Could not read piped input: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+    const prompt = combinePrompt(piped, options.prompt ?? options.positionalPrompt);
+    if (prompt === undefined) {
+      throw new CliUsageError(
+        'No prompt: pass one with -p "your prompt" (or pipe it on stdin). Run `gemini-agent --help` for usage.',
+      );
+    }
+    return await runPrompt(agent, options, prompt, io);
+  } catch (error) {
+    const code = exitCodeFor(error);
+    reportFatal(io, format, error, code);
+    return code;
+  }
+}
+
+/**
+ * An error before any output started: plain text on stderr, or for the JSON formats gemini-cli's
+ * `{"error": {type, message, code}}` on stderr (stdout stays empty, so a JSON consumer sees no partial data).
+ */
+function reportFatal(io: CliIo, format: OutputFormat, error: unknown, code: ExitCode): void {
+  const info = errorInfo(error, code);
+  if (format === 'text') {
+    io.stderr(`Error: ${info.message}\n`);
+    return;
+  }
+  const body = { error: info };
+  io.stderr(`${format === 'json' ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
+}

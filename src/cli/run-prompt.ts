@@ -1,0 +1,105 @@
+import type { CliIo } from './cli-io.js';
+import { CliUsageError, TurnLimitError } from './cli-errors.js';
+import type { CliOptions } from './cli-options.js';
+import { ExitCode, exitCodeFor } from './exit-codes.js';
+import { createWriter } from './output/create-writer.js';
+import { errorInfo, type RunOutcome } from './output/output-writer.js';
+import { RunStatsCollector } from './output/run-stats.js';
+import { Progress } from './progress.js';
+import { AbortError, DEFAULT_MODEL, type GeminiCliAgent, type GeminiCliSession } from './sdk.js';
+import { findSession, listProjectSessions } from './session-list.js';
+
+/**
+ * Runs one prompt headlessly: opens (or resumes) the session, streams the events into the chosen output
+ * format, and returns the exit code. Ctrl-C aborts the stream; the session is closed (saved) before this
+ * returns, whatever happened.
+ *
+ * Errors before the session exists (unknown session, duplicate `--session-id`) are thrown to the caller;
+ * errors after it exists are reported through the output format and turned into an exit code here.
+ */
+export async function runPrompt(
+  agent: GeminiCliAgent,
+  options: CliOptions,
+  prompt: string,
+  io: CliIo,
+): Promise<ExitCode> {
+  const session = await openSession(agent, options);
+  const model = options.model ?? DEFAULT_MODEL;
+  let progress: Progress | undefined;
+  const stdout = (text: string): void => {
+    progress?.clear();
+    io.stdout(text);
+  };
+  const stderr = (text: string): void => {
+    progress?.clear();
+    io.stderr(text);
+  };
+  const { writer, stdoutMidLine } = createWriter(options.outputFormat, stdout, stderr);
+  if (io.stderrIsTTY) {
+    progress = new Progress({
+      write: io.stderr,
+      canDraw: () => !(io.stdoutIsTTY && stdoutMidLine()),
+    });
+  }
+  const stats = new RunStatsCollector(model);
+  const controller = new AbortController();
+  const stopListening = io.onInterrupt(() => controller.abort());
+
+  writer.start({ sessionId: session.id, model, prompt });
+  progress?.begin();
+  let outcome: RunOutcome;
+  let exitCode: ExitCode;
+  try {
+    let turnLimitReached = false;
+    for await (const event of session.sendStream(prompt, controller.signal)) {
+      progress?.observe(event);
+      stats.observe(event);
+      writer.event(event);
+      if (event.type === 'max_session_turns') turnLimitReached = true;
+    }
+    if (controller.signal.aborted) throw cancelled(session.id);
+    if (turnLimitReached) throw new TurnLimitError(options.maxTurns, session.id);
+    exitCode = ExitCode.Success;
+    outcome = { status: 'success', stats: stats.snapshot() };
+  } catch (thrown) {
+    const error = controller.signal.aborted ? cancelled(session.id, thrown) : thrown;
+    exitCode = exitCodeFor(error);
+    outcome = { status: 'error', error: errorInfo(error, exitCode), stats: stats.snapshot() };
+  } finally {
+    stopListening();
+    progress?.end();
+  }
+  try {
+    await session.close();
+  } catch (closeError) {
+    const message = closeError instanceof Error ? closeError.message : String(closeError);
+    io.stderr(`Warning: the session could not be closed cleanly: ${message}\n`);
+  }
+  writer.finish(outcome);
+  return exitCode;
+}
+
+/** Opens the session the command line asks for: resumed (`-r`), new with an id, or new. */
+async function openSession(agent: GeminiCliAgent, options: CliOptions): Promise<GeminiCliSession> {
+  if (options.resume !== undefined) {
+    const found = findSession(await listProjectSessions(agent), options.resume);
+    return agent.resumeSession(found.sessionId);
+  }
+  if (options.sessionId !== undefined) {
+    const sessions = await listProjectSessions(agent);
+    if (sessions.some((s) => s.sessionId === options.sessionId)) {
+      throw new CliUsageError(
+        `Session ID "${options.sessionId}" already exists. Continue it with -r ${options.sessionId}, or choose another id.`,
+      );
+    }
+    return agent.session({ sessionId: options.sessionId });
+  }
+  return agent.session();
+}
+
+function cancelled(sessionId: string, cause?: unknown): AbortError {
+  return new AbortError(
+    `Cancelled (Ctrl-C). The session was saved; continue it with: gemini-agent -r ${sessionId}`,
+    cause === undefined ? {} : { cause },
+  );
+}

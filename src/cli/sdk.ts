@@ -1,0 +1,23 @@
+/**
+ * Everything the CLI uses from the SDK, taken from the public entry point only: the CLI is an adapter and
+ * uses the library exactly as a user would.
+ */
+export {
+  AbortError,
+  ConfigurationError,
+  DEFAULT_MODEL,
+  GeminiAgentError,
+  GeminiCliAgent,
+  LimitExceededError,
+  MissingCredentialsError,
+  SessionNotFoundError,
+  createStderrLogger,
+  skillDir,
+} from '../index.js';
+export type {
+  GeminiCliAgentOptions,
+  GeminiCliSession,
+  ServerGeminiStreamEvent,
+  SessionSummary,
+  ToolCallResponseInfo,
+} from '../index.js';
