@@ -8,7 +8,10 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
@@ -26,7 +29,16 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../agent/*', '../loop/*', '../tools/*', '../sessions/*', '../policy/*', '../skills/*', '../cli/*', '../workspace/*'],
+              group: [
+                '../agent/*',
+                '../loop/*',
+                '../tools/*',
+                '../sessions/*',
+                '../policy/*',
+                '../skills/*',
+                '../cli/*',
+                '../workspace/*',
+              ],
               message: 'model/ is a port layer: it must not import from the layers above it.',
             },
           ],
@@ -35,7 +47,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/loop/**/*.ts', 'src/agent/**/*.ts', 'src/tools/**/*.ts', 'src/workspace/**/*.ts', 'src/sessions/**/*.ts'],
+    files: [
+      'src/loop/**/*.ts',
+      'src/agent/**/*.ts',
+      'src/tools/**/*.ts',
+      'src/workspace/**/*.ts',
+      'src/sessions/**/*.ts',
+    ],
     ignores: ['src/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
