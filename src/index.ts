@@ -9,8 +9,7 @@ export { GeminiCliAgent } from './agent/agent.js';
 export type { SessionOptions } from './agent/agent.js';
 export type { GeminiCliAgentOptions, AgentLimits } from './agent/agent-options.js';
 export { GeminiCliSession } from './agent/session.js';
-export type { SendResult } from './agent/session.js';
-export type { SessionContext } from './agent/types.js';
+export type { SendResult, SessionContext } from './agent/types.js';
 export type { SystemInstructions } from './agent/instructions.js';
 export type { SystemSectionProvider } from './agent/system-instruction.js';
 export type {

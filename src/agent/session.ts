@@ -6,7 +6,7 @@ import { runAgentLoop } from '../loop/agent-loop.js';
 import { ConversationHistory } from '../loop/conversation-history.js';
 import { EventPump } from '../loop/event-pump.js';
 import type { LoopEnvironment, LoopStart, PreparedModelCall } from '../loop/loop-types.js';
-import { addUsage, emptyUsage, type TokenUsage } from '../loop/usage.js';
+import { addUsage, emptyUsage, subtractUsage, type TokenUsage } from '../loop/usage.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
 import type { AgentTool } from '../tools/types.js';
 import type { SkillManager } from '../skills/skill-manager.js';
@@ -22,17 +22,7 @@ import type { SessionLog } from './session-persistence.js';
 import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
 import type { ApprovalMode } from '../policy/policy-rule.js';
 import { composeSystemInstruction } from './system-instruction.js';
-import type { SessionContext } from './types.js';
-
-/** Result of {@link GeminiCliSession.send}. */
-export interface SendResult {
-  /** The concatenated `content` events (the model's visible text). */
-  text: string;
-  /** Every event the stream yielded, in order. */
-  events: ServerGeminiStreamEvent[];
-  /** Tokens used by this call only. */
-  usage: TokenUsage;
-}
+import type { SendResult, SessionContext } from './types.js';
 
 interface SessionState {
   model: ContentGenerator;
@@ -164,7 +154,7 @@ export class GeminiCliSession {
     const events: ServerGeminiStreamEvent[] = [];
     for await (const event of this.sendStream(prompt, options.signal)) events.push(event);
     const text = events.map((e) => (e.type === 'content' ? e.value : '')).join('');
-    return { text, events, usage: diffUsage(this.usage, before) };
+    return { text, events, usage: subtractUsage(this.usage, before) };
   }
 
   /**
@@ -401,11 +391,4 @@ export class GeminiCliSession {
       registry: new ToolRegistry(tools),
     };
   }
-}
-
-function diffUsage(after: TokenUsage, before: TokenUsage): TokenUsage {
-  const out = emptyUsage();
-  for (const key of Object.keys(out) as Array<keyof TokenUsage>)
-    out[key] = after[key] - before[key];
-  return out;
 }

@@ -1,4 +1,6 @@
 import type { Content } from '@google/genai';
+import type { ServerGeminiStreamEvent } from '../events.js';
+import type { TokenUsage } from '../loop/usage.js';
 import type { AgentFilesystem, AgentShell } from '../workspace/types.js';
 import type { GeminiCliAgent } from './agent.js';
 import type { GeminiCliSession } from './session.js';
@@ -25,4 +27,14 @@ export interface SessionContext {
   readonly session: GeminiCliSession;
   /** Fires when the current `sendStream` is aborted (or a tool's timeout expires). */
   readonly signal: AbortSignal;
+}
+
+/** Result of `GeminiCliSession.send`. */
+export interface SendResult {
+  /** The concatenated `content` events (the model's visible text). */
+  text: string;
+  /** Every event the stream yielded, in order. */
+  events: ServerGeminiStreamEvent[];
+  /** Tokens used by this call only. */
+  usage: TokenUsage;
 }

@@ -25,6 +25,14 @@ export function emptyUsage(): TokenUsage {
   };
 }
 
+/** The usage accumulated between two snapshots of a running total (`after - before`, field by field). */
+export function subtractUsage(after: TokenUsage, before: TokenUsage): TokenUsage {
+  const out = emptyUsage();
+  for (const key of Object.keys(out) as Array<keyof TokenUsage>)
+    out[key] = after[key] - before[key];
+  return out;
+}
+
 /** Adds one model call's usage metadata (the last one the call reported) to `total`, in place. */
 export function addUsage(
   total: TokenUsage,
