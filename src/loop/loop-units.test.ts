@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CallIdFactory, stripCallIdPrefix } from './call-ids.js';
 import { ConversationHistory } from './conversation-history.js';
 import { ToolCallLoopDetector } from './loop-detector.js';
-import { buildRequestContents, INTERRUPTED_PLACEHOLDER } from './request-contents.js';
+import {
+  buildRequestContents,
+  INTERRUPTED_PLACEHOLDER,
+  SKIP_THOUGHT_SIGNATURE,
+} from './request-contents.js';
 import { parseThought } from './thought.js';
 
 describe('parseThought', () => {
@@ -87,7 +91,59 @@ describe('buildRequestContents', () => {
       },
     ]);
   });
+  it('never writes to the history: a deeply frozen history gives the same request, reusing unchanged parts', () => {
+    const history = [
+      { role: 'user', parts: [{ text: 'a' }] },
+      { role: 'user', parts: [{ text: 'b' }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 'f__1', name: 'f', args: { n: 1 } } },
+          { functionCall: { name: 'g', args: {} } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: 'f__1', name: 'f', response: { output: 'x' } } }],
+      },
+    ];
+    const expected = structuredClone(history);
+    const out = buildRequestContents(deepFreeze(history));
+    expect(history).toEqual(expected);
+    expect(out).toEqual([
+      { role: 'user', parts: [{ text: 'a' }, { text: 'b' }] },
+      {
+        role: 'model',
+        parts: [
+          {
+            functionCall: { id: '1', name: 'f', args: { n: 1 } },
+            thoughtSignature: SKIP_THOUGHT_SIGNATURE,
+          },
+          { functionCall: { name: 'g', args: {} } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { id: '1', name: 'f', response: { output: 'x' } } }],
+      },
+    ]);
+    // Parts that need no change are the history's own objects; everything changed is a fresh copy.
+    expect(out[0]?.parts?.[0]).toBe(history[0]?.parts[0]);
+    expect(out[1]?.parts?.[1]).toBe(history[2]?.parts[1]);
+    expect(out[1]?.parts?.[0]).not.toBe(history[2]?.parts[0]);
+    // The request's containers are its own: changing them leaves the history alone.
+    out[1]?.parts?.push({ text: 'extra' });
+    expect(history[2]?.parts).toHaveLength(2);
+  });
 });
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 describe('ConversationHistory.unansweredCalls', () => {
   it('lists calls of the last model turn with no response', () => {

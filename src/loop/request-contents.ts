@@ -13,18 +13,21 @@ export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
  * `<name>__` prefix stripped from call ids, a thought signature on the first function call of each model turn
  * of the active loop, and consecutive same-role turns coalesced (a user message right after tool results gets
  * a placeholder model turn in between instead). The stored history is not modified.
+ *
+ * Only what changes is copied: every `Content` and `parts` array is new, but a part that needs no change (no
+ * prefixed call id, no added signature) is the history's own object, not a copy. This relies on history entries
+ * never being mutated once stored (the loop only appends), and neither the loop nor the model client may
+ * mutate the returned parts.
  */
 export function buildRequestContents(history: readonly Content[]): Content[] {
-  const cleaned: Content[] = [];
-  for (const content of history) {
-    const parts = (content.parts ?? [])
-      .filter((p) => p.thought !== true)
-      .map((p) => stripPartIds(p));
-    if (parts.length === 0) continue;
-    cleaned.push({ role: content.role ?? 'user', parts });
-  }
   const out: Content[] = [];
-  for (const content of cleaned) {
+  for (const stored of history) {
+    const parts: Part[] = [];
+    for (const part of stored.parts ?? []) {
+      if (part.thought !== true) parts.push(stripPartIds(part));
+    }
+    if (parts.length === 0) continue;
+    const content: Content = { role: stored.role ?? 'user', parts };
     const prev = out[out.length - 1];
     if (prev && prev.role === content.role) {
       if (content.role === 'user' && hasFunctionResponse(prev) && !onlyFunctionResponses(content)) {
@@ -34,27 +37,26 @@ export function buildRequestContents(history: readonly Content[]): Content[] {
       }
       continue;
     }
-    out.push({ ...content, parts: [...(content.parts ?? [])] });
+    out.push(content);
   }
   addThoughtSignatures(out);
   return out;
 }
 
+/** The part with the `<name>__` prefix removed from its call id; the part itself when there is none. */
 function stripPartIds(part: Part): Part {
-  if (part.functionCall) {
-    const { functionCall } = part;
+  const { functionCall, functionResponse } = part;
+  if (functionCall) {
     const id = stripCallIdPrefix(functionCall.name, functionCall.id);
-    return { ...part, functionCall: { ...functionCall, ...(id === undefined ? {} : { id }) } };
+    return id === functionCall.id ? part : { ...part, functionCall: { ...functionCall, id } };
   }
-  if (part.functionResponse) {
-    const { functionResponse } = part;
+  if (functionResponse) {
     const id = stripCallIdPrefix(functionResponse.name, functionResponse.id);
-    return {
-      ...part,
-      functionResponse: { ...functionResponse, ...(id === undefined ? {} : { id }) },
-    };
+    return id === functionResponse.id
+      ? part
+      : { ...part, functionResponse: { ...functionResponse, id } };
   }
-  return { ...part };
+  return part;
 }
 
 function hasFunctionResponse(content: Content): boolean {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import type { GenerateContentResponse } from '@google/genai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AbortError, MissingCredentialsError, ModelApiError } from '../errors.js';
@@ -159,6 +160,54 @@ describe('GeminiContentGenerator against FakeGeminiServer (real @google/genai cl
       .then(collect);
     setTimeout(() => ac.abort(), 50);
     await expect(pending).rejects.toBeInstanceOf(AbortError);
+  });
+
+  it('30 calls with one long-lived signal leave no listener on it and print no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 30; i++) server.enqueue(textTurn(`answer ${i}`));
+      const gen = new GeminiContentGenerator({ apiKey: 'k', baseUrl: await server.start() });
+      const ac = new AbortController();
+      for (let i = 0; i < 30; i++) {
+        if (i % 2 === 0) {
+          const chunks = await collect(
+            await gen.generateContentStream({ model: 'm', contents: `q${i}` }, ac.signal),
+          );
+          expect(texts(chunks)).toEqual([`answer ${i}`]);
+        } else {
+          const r = await gen.generateContent({ model: 'm', contents: `q${i}` }, ac.signal);
+          expect(r.candidates?.[0]?.content?.parts?.[0]?.text).toBe(`answer ${i}`);
+        }
+      }
+      expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+      // Warnings are emitted on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+      server.assertComplete();
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('a stream left early unlinks from the signal; an abort still reaches a call in flight', async () => {
+    server.enqueue([...textTurn('a'), ...textTurn('b')]);
+    server.enqueue({ chunks: textTurn('slow'), chunkDelayMs: 10_000 });
+    const gen = new GeminiContentGenerator({ apiKey: 'k', baseUrl: await server.start() });
+    const ac = new AbortController();
+    for await (const _chunk of await gen.generateContentStream(
+      { model: 'm', contents: 'x' },
+      ac.signal,
+    ))
+      break;
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
+    const pending = gen.generateContent({ model: 'm', contents: 'y' }, ac.signal);
+    setTimeout(() => ac.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(AbortError);
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
   });
 
   it('no credentials → MissingCredentialsError telling what to set', () => {

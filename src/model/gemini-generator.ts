@@ -24,13 +24,46 @@ export interface GeminiGeneratorOptions extends GeminiAuthOptions {
 
 type Models = GoogleGenAI['models'];
 type AnyParams = { model: string; config?: object };
+type ClientConfig = {
+  httpOptions?: { fetch?: typeof globalThis.fetch };
+  abortSignal?: AbortSignal;
+};
+
+function configSignal(params: AnyParams): AbortSignal | undefined {
+  return (params.config as ClientConfig | undefined)?.abortSignal;
+}
+
+/**
+ * A signal for one client call that aborts when `parent` does. `@google/genai` adds an `abort` listener to the
+ * signal it is given for every request and keeps it after success, so handing it the caller's long-lived
+ * signal piles listeners up (Node warns after 10). The client gets this per-call signal instead; `unlink()`
+ * removes the only listener on `parent` once the call (or its stream) is over.
+ */
+function callSignal(parent: AbortSignal | undefined): {
+  signal: AbortSignal | undefined;
+  unlink(): void;
+} {
+  if (!parent) return { signal: undefined, unlink: () => undefined };
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, unlink: () => undefined };
+  }
+  const onAbort = (): void => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    unlink: () => parent.removeEventListener('abort', onAbort),
+  };
+}
 
 /**
  * The {@link ContentGenerator} on Google's official `@google/genai` client (API key or Vertex AI).
  *
  * Credentials are resolved when the generator is built (so a missing key fails early with
  * `MissingCredentialsError`), but the client library is imported on the first call only, so importing the SDK
- * stays cheap. The abort signal is passed to the client as `config.abortSignal`. Model names are sent exactly
+ * stays cheap. The abort signal reaches the client as `config.abortSignal` through a per-call signal linked to it
+ * (see `callSignal`). Model names are sent exactly
  * as given, except the `auto*` aliases, which mean the default model (see `resolveModel`). Client errors are
  * translated into `ModelApiError` (`status`, `retryable`) / `AbortError`; a per-call fetch wrapper reads the
  * `Retry-After` header, which the client's own `ApiError` does not keep (a `config.httpOptions.fetch` of the
@@ -83,12 +116,20 @@ export class GeminiContentGenerator implements ContentGenerator {
     signal?: AbortSignal,
   ): Promise<AsyncIterable<GenerateContentResponse>> {
     const captured: { last?: CapturedResponse } = {};
-    const stream = await this.call(
-      params,
-      signal,
-      (models, prepared) => models.generateContentStream(prepared),
-      captured,
-    );
+    const link = callSignal(signal ?? configSignal(params));
+    let stream: AsyncIterable<GenerateContentResponse>;
+    try {
+      stream = await this.call(
+        params,
+        signal,
+        (models, prepared) => models.generateContentStream(prepared),
+        captured,
+        link.signal,
+      );
+    } catch (error) {
+      link.unlink();
+      throw error;
+    }
     const model = resolveModel(params.model);
     const translate = (error: unknown) =>
       translateClientError(error, { model, signal, captured: captured.last });
@@ -97,6 +138,8 @@ export class GeminiContentGenerator implements ContentGenerator {
         for await (const chunk of stream) yield chunk;
       } catch (error) {
         throw translate(error);
+      } finally {
+        link.unlink();
       }
     })();
   }
@@ -106,9 +149,12 @@ export class GeminiContentGenerator implements ContentGenerator {
     signal: AbortSignal | undefined,
     run: (models: Models, prepared: P) => Promise<R>,
     captured: { last?: CapturedResponse } = {},
+    clientSignal?: AbortSignal,
   ): Promise<R> {
     throwIfAborted(signal);
-    const prepared = this.prepare(params, signal, captured);
+    // Unless the caller (a stream) owns the link, this call links its own signal and unlinks it when done.
+    const link = clientSignal ? undefined : callSignal(signal ?? configSignal(params));
+    const prepared = this.prepare(params, clientSignal ?? link?.signal, captured);
     try {
       const models = await this.client();
       throwIfAborted(signal);
@@ -116,6 +162,8 @@ export class GeminiContentGenerator implements ContentGenerator {
       return await run(models, prepared);
     } catch (error) {
       throw translateClientError(error, { model: prepared.model, signal, captured: captured.last });
+    } finally {
+      link?.unlink();
     }
   }
 
@@ -124,10 +172,7 @@ export class GeminiContentGenerator implements ContentGenerator {
     signal: AbortSignal | undefined,
     captured: { last?: CapturedResponse },
   ): P {
-    const config = (params.config ?? {}) as {
-      httpOptions?: { fetch?: typeof globalThis.fetch };
-      abortSignal?: AbortSignal;
-    };
+    const config = (params.config ?? {}) as ClientConfig;
     const baseFetch = config.httpOptions?.fetch ?? globalThis.fetch;
     const fetchWithCapture = async (
       input: string | URL | Request,
@@ -147,7 +192,7 @@ export class GeminiContentGenerator implements ContentGenerator {
       model: resolveModel(params.model),
       config: {
         ...config,
-        abortSignal: signal ?? config.abortSignal,
+        abortSignal: signal,
         httpOptions: { ...config.httpOptions, fetch: fetchWithCapture },
       },
     };

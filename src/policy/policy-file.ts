@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import type * as Toml from 'smol-toml';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
 import { compileRules, type RuleOrigin } from './compiled-rule.js';
@@ -57,6 +58,14 @@ const TomlPolicyFile = z.looseObject({
   safety_checker: z.array(z.unknown()).optional(),
 });
 
+/**
+ * The `smol-toml` parser, loaded on the first policy file parsed rather than when the SDK is imported. `require`
+ * (its CommonJS build) keeps {@link parsePolicyToml} synchronous; Node caches the module.
+ */
+function loadToml(): typeof Toml {
+  return createRequire(import.meta.url)('smol-toml') as typeof Toml;
+}
+
 function tierLabel(tier: PolicyTier): string {
   return tier.charAt(0).toUpperCase() + tier.slice(1);
 }
@@ -93,7 +102,7 @@ export function parsePolicyToml(
   const logger = options.logger ?? silentLogger;
   let data: unknown;
   try {
-    data = parseToml(text);
+    data = loadToml().parse(text);
   } catch (error) {
     throw new PolicyRuleError(
       `Invalid TOML in policy file ${file}: ${(error as Error).message}`,

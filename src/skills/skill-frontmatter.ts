@@ -1,4 +1,13 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+/**
+ * The `yaml` package, loaded on the first SKILL.md parsed rather than when the SDK is imported (it is about 70
+ * CommonJS modules). `require` keeps {@link parseSkillMarkdown} synchronous; Node caches the module.
+ */
+function loadYaml(): typeof Yaml {
+  return createRequire(import.meta.url)('yaml') as typeof Yaml;
+}
 
 /**
  * gemini-cli's frontmatter pattern: the file starts with `---` and a newline (LF or CRLF), the YAML block runs
@@ -60,7 +69,7 @@ export function parseSkillMarkdown(content: string): SkillMarkdownParse {
 function parseYamlFields(block: string): { name: string; description: string } | undefined {
   let parsed: unknown;
   try {
-    parsed = parseYaml(block);
+    parsed = loadYaml().parse(block);
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { AbortError } from '../errors.js';
 
 /**
@@ -35,12 +36,19 @@ function abortReason(signal: AbortSignal): AbortError {
     : new AbortError('The operation was aborted.', { cause: reason });
 }
 
-/** An AbortController that also aborts when any of `parents` does. `dispose()` detaches it from them. */
+/**
+ * An AbortController that also aborts when any of `parents` does. `dispose()` detaches it from them.
+ *
+ * The new controller's signal has no listener limit: it is the one the loop and the tool scheduler own and fan
+ * out to every tool running in parallel (one linked child and one race per tool, each removed when the tool
+ * ends), so Node's default of 10 would print a false `MaxListenersExceededWarning` from 11 parallel tools on.
+ */
 export function linkedAbortController(...parents: Array<AbortSignal | undefined>): {
   controller: AbortController;
   dispose(): void;
 } {
   const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
   const detach: Array<() => void> = [];
   for (const parent of parents) {
     if (!parent) continue;
