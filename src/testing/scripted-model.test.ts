@@ -52,6 +52,7 @@ describe('gemini-agent-sdk/testing entry', () => {
         'FakeGeminiServer',
         'ScriptedModel',
         'callTurn',
+        'createTestSessionContext',
         'describeSessionStoreConformance',
         'googleErrorBody',
         'modelTurn',
