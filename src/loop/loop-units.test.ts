@@ -135,6 +135,29 @@ describe('buildRequestContents', () => {
     out[1]?.parts?.push({ text: 'extra' });
     expect(history[2]?.parts).toHaveLength(2);
   });
+
+  it('reuses the cleaned and signed parts of earlier calls; a part outside the active loop loses its signature', () => {
+    const call = { functionCall: { id: 'f__1', name: 'f', args: {} } };
+    const history = [
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'model', parts: [call] },
+      { role: 'user', parts: [{ functionResponse: { id: 'f__1', name: 'f', response: {} } }] },
+    ];
+    const first = buildRequestContents(history);
+    const second = buildRequestContents(history);
+    expect(second).toEqual(first);
+    expect(second).not.toBe(first);
+    expect(second[1]?.parts?.[0]).toBe(first[1]?.parts?.[0]);
+    expect(second[2]?.parts?.[0]).toBe(first[2]?.parts?.[0]);
+    // A new prompt starts a new loop: the earlier call is sent cleaned but without the placeholder signature.
+    const later = buildRequestContents([
+      ...history,
+      { role: 'model', parts: [{ text: 'ok' }] },
+      { role: 'user', parts: [{ text: 'again' }] },
+    ]);
+    expect(later[1]?.parts?.[0]).toEqual({ functionCall: { id: '1', name: 'f', args: {} } });
+    expect(call).toEqual({ functionCall: { id: 'f__1', name: 'f', args: {} } });
+  });
 });
 
 function deepFreeze<T>(value: T): T {

@@ -43,8 +43,25 @@ export function buildRequestContents(history: readonly Content[]): Content[] {
   return out;
 }
 
+/**
+ * Derived parts, keyed by the part they were derived from. History parts are never mutated once stored, so a
+ * part's cleaned (or signed) copy can be reused by every later request instead of being rebuilt per model
+ * call: that keeps request building linear in the new messages and hands the client the same objects each time.
+ */
+const strippedParts = new WeakMap<Part, Part>();
+const signedParts = new WeakMap<Part, Part>();
+
 /** The part with the `<name>__` prefix removed from its call id; the part itself when there is none. */
 function stripPartIds(part: Part): Part {
+  let stripped = strippedParts.get(part);
+  if (stripped === undefined) {
+    stripped = stripPartIdsUncached(part);
+    strippedParts.set(part, stripped);
+  }
+  return stripped;
+}
+
+function stripPartIdsUncached(part: Part): Part {
   const { functionCall, functionResponse } = part;
   if (functionCall) {
     const id = stripCallIdPrefix(functionCall.name, functionCall.id);
@@ -80,7 +97,12 @@ function addThoughtSignatures(contents: Content[]): void {
     const first = parts.findIndex((p) => p.functionCall !== undefined);
     const part = parts[first];
     if (part && !part.thoughtSignature) {
-      parts[first] = { ...part, thoughtSignature: SKIP_THOUGHT_SIGNATURE };
+      let signed = signedParts.get(part);
+      if (signed === undefined) {
+        signed = { ...part, thoughtSignature: SKIP_THOUGHT_SIGNATURE };
+        signedParts.set(part, signed);
+      }
+      parts[first] = signed;
     }
   }
 }

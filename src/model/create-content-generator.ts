@@ -69,21 +69,20 @@ export async function createContentGenerator(
       strict: options.fakeResponsesStrict ?? true,
     });
   } else {
-    generator = withRetry(
-      new GeminiContentGenerator({
-        apiKey: options.apiKey,
-        baseUrl: options.baseUrl,
-        vertexai: options.vertexai,
-        project: options.project,
-        location: options.location,
-        apiVersion: options.apiVersion,
-        headers: options.headers,
-        env: options.env,
-        logger,
-      }),
-      options.retry,
+    const gemini = new GeminiContentGenerator({
+      apiKey: options.apiKey,
+      baseUrl: options.baseUrl,
+      vertexai: options.vertexai,
+      project: options.project,
+      location: options.location,
+      apiVersion: options.apiVersion,
+      headers: options.headers,
+      env: options.env,
       logger,
-    );
+    });
+    // Credentials were checked above; the client library is loaded here, not during the first model call.
+    await gemini.preload();
+    generator = withRetry(gemini, options.retry, logger);
   }
   if (options.recordResponses !== undefined) {
     generator = new RecordingContentGenerator(generator, options.recordResponses);

@@ -90,6 +90,18 @@ export class GeminiContentGenerator implements ContentGenerator {
     return { ...rest, apiKey: _secret === undefined ? undefined : '<redacted>' };
   }
 
+  /**
+   * Loads the client library now instead of on the first call (a session does this while it initializes, so
+   * its first model call does not pay for it). A failure is not reported here: the first call retries the import
+   * and reports it.
+   */
+  async preload(): Promise<void> {
+    await this.client().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   async generateContent(
     params: GenerateContentParameters,
     signal?: AbortSignal,
