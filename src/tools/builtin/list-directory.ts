@@ -3,6 +3,7 @@ import type { AgentTool } from '../types.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { fileFiltering, IgnoreRules } from './ignore-rules.js';
 import { resolveToolPath, shortenPath } from './tool-paths.js';
+import { fileFilteringSchema } from './file-filtering-schema.js';
 
 const ListDirectoryArgs = z.object({
   dir_path: z.string(),
@@ -43,23 +44,9 @@ export function createListDirectoryTool(): AgentTool {
           items: { type: 'string' },
           type: 'array',
         },
-        file_filtering_options: {
-          description:
-            'Optional: Whether to respect ignore patterns from .gitignore or .geminiignore',
-          type: 'object',
-          properties: {
-            respect_git_ignore: {
-              description:
-                'Optional: Whether to respect .gitignore patterns when listing files. Only available in git repositories. Defaults to true.',
-              type: 'boolean',
-            },
-            respect_gemini_ignore: {
-              description:
-                'Optional: Whether to respect .geminiignore patterns when listing files. Defaults to true.',
-              type: 'boolean',
-            },
-          },
-        },
+        file_filtering_options: fileFilteringSchema(
+          'Optional: Whether to respect ignore patterns from .gitignore or .geminiignore',
+        ),
       },
       required: ['dir_path'],
     },

@@ -8,6 +8,7 @@ import { processFileContent } from './file-content.js';
 import { detectFileType } from './file-types.js';
 import { fileFiltering, IgnoreRules } from './ignore-rules.js';
 import { toPosix } from './tool-paths.js';
+import { fileFilteringSchema } from './file-filtering-schema.js';
 
 const ReadManyFilesArgs = z.object({
   include: z.array(z.string().min(1)).min(1),
@@ -36,22 +37,9 @@ This tool is useful when you need to understand or analyze a collection of files
 
 Use this tool when the user's query implies needing the content of several files simultaneously for context, analysis, or summarization. For text files, it uses default UTF-8 encoding and a '--- {filePath} ---' separator between file contents. The tool inserts a '--- End of content ---' after the last file. Ensure glob patterns are relative to the target directory. Glob patterns like 'src/**/*.js' are supported. Avoid using for single files if a more specific single-file reading tool is available, unless the user specifically requests to process a list containing just one file via this tool. Other binary files (not explicitly requested as image/audio/PDF) are generally skipped. Default excludes apply to common non-text files (except for explicitly requested images/audio/PDFs) and large dependency directories unless 'useDefaultExcludes' is false.`;
 
-const FILTERING_SCHEMA = {
-  description: 'Whether to respect ignore patterns from .gitignore or .geminiignore',
-  type: 'object',
-  properties: {
-    respect_git_ignore: {
-      description:
-        'Optional: Whether to respect .gitignore patterns when listing files. Only available in git repositories. Defaults to true.',
-      type: 'boolean',
-    },
-    respect_gemini_ignore: {
-      description:
-        'Optional: Whether to respect .geminiignore patterns when listing files. Defaults to true.',
-      type: 'boolean',
-    },
-  },
-};
+const FILTERING_SCHEMA = fileFilteringSchema(
+  'Whether to respect ignore patterns from .gitignore or .geminiignore',
+);
 
 /** gemini-cli's `read_many_files` (ReadManyFiles, kind read): files matching globs, concatenated. */
 export function createReadManyFilesTool(): AgentTool {
