@@ -11,7 +11,7 @@ export type { GeminiCliAgentOptions, AgentLimits } from './agent/agent-options.j
 export { GeminiCliSession } from './agent/session.js';
 export type { SendResult, SessionContext } from './agent/types.js';
 export type { SystemInstructions } from './agent/instructions.js';
-export type { SystemSectionProvider } from './agent/system-instruction.js';
+export type { SystemSectionProvider, SystemPromptOption } from './agent/system-prompt.js';
 export type {
   SessionPersistence,
   SessionLog,

@@ -11,6 +11,7 @@ import type { ApprovalsMode } from '../policy/policy-gate.js';
 import type { PolicyOptions } from '../policy/policy-options.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { SystemInstructions } from './instructions.js';
+import type { SystemPromptOption } from './system-prompt.js';
 
 /** Stop conditions and time limits. */
 export interface AgentLimits {
@@ -25,8 +26,17 @@ export interface AgentLimits {
  * `debug`, `recordResponses`, `fakeResponses`) plus ours.
  */
 export interface GeminiCliAgentOptions {
-  /** System instructions: a string (sent verbatim) or a function of a fresh `SessionContext`. */
+  /**
+   * System instructions: a string or a function of a fresh `SessionContext`. They are placed, verbatim, where
+   * gemini-cli places GEMINI.md: in the context block after the core preamble (see `systemPrompt`).
+   */
   instructions?: SystemInstructions;
+  /**
+   * The base of the system prompt: `'default'` (our core agent preamble — tool use, workspace rules, safety —
+   * with the instructions in the GEMINI.md slot), `'none'` (no preamble: the instructions verbatim after the
+   * feature sections such as skills), or your own text, which replaces the preamble.
+   */
+  systemPrompt?: SystemPromptOption;
   /** Custom tools made with `tool()`, or any `AgentTool`. */
   tools?: AnyTool[];
   /**

@@ -51,7 +51,7 @@ describe('seams', () => {
         s.sectionProviders.push(() => `# Section ${++call}`);
         s.sectionProviders.push(() => undefined);
       },
-      { instructions: 'Be brief.' },
+      { instructions: 'Be brief.', systemPrompt: 'none' },
     );
     await drain(session.sendStream('go'));
     expect(model.generateRequests.map((r) => r.config?.systemInstruction)).toEqual([

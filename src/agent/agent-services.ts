@@ -21,7 +21,11 @@ import { validateInstructions, type SystemInstructions } from './instructions.js
 import type { StoreSessionPersistence } from '../sessions/session-persistence.js';
 import { createAgentPersistence, validateApprovalTtl } from './agent-persistence.js';
 import { OpenSessions } from './open-sessions.js';
-import type { SystemSectionProvider } from './system-instruction.js';
+import {
+  validateSystemPrompt,
+  type SystemPromptOption,
+  type SystemSectionProvider,
+} from './system-prompt.js';
 
 /** Default `limits.maxTurns`. */
 export const DEFAULT_MAX_TURNS = 100;
@@ -49,6 +53,8 @@ export interface ModelHooks {
  */
 export interface AgentServices {
   instructions: SystemInstructions | undefined;
+  /** The `systemPrompt` option: which base prompt surrounds the sections and the instructions. */
+  systemPrompt: SystemPromptOption;
   /** The model id sent in requests. */
   modelName: string;
   /** Builds the model for one session (replay restarts at line 1 for each session, as in gemini-cli). */
@@ -119,6 +125,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   });
   return {
     instructions,
+    systemPrompt: validateSystemPrompt(options.systemPrompt),
     modelName: resolveModel(options.model),
     createModel: (hooks) => createModelFor(options, logger, hooks),
     toolProviders: [

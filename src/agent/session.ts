@@ -21,7 +21,7 @@ import { noPendingApprovals, SessionPause } from './session-pause.js';
 import type { SessionLog } from './session-persistence.js';
 import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
 import type { ApprovalMode } from '../policy/policy-rule.js';
-import { composeSystemInstruction } from './system-instruction.js';
+import { buildSystemPrompt } from './system-prompt.js';
 import type { SendResult, SessionContext } from './types.js';
 
 interface SessionState {
@@ -385,7 +385,11 @@ export class GeminiCliSession {
     for (const provider of services.sectionProviders) sections.push(await provider(ctx));
     const tools: AgentTool[] = [];
     for (const provider of services.toolProviders) tools.push(...(await provider(ctx)));
-    const systemInstruction = composeSystemInstruction(sections, instructions);
+    const systemInstruction = buildSystemPrompt({
+      systemPrompt: services.systemPrompt,
+      sections,
+      instructions,
+    });
     return {
       ...(systemInstruction === undefined ? {} : { systemInstruction }),
       registry: new ToolRegistry(tools),

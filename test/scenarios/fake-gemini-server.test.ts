@@ -40,7 +40,7 @@ const systemText = (b: Body | undefined): string | undefined =>
   b?.systemInstruction?.parts?.map((p) => p.text ?? '').join('');
 
 describe('through the real @google/genai client and FakeGeminiServer', () => {
-  it('static instructions reach systemInstruction verbatim', async () => {
+  it('static instructions reach systemInstruction verbatim, in the GEMINI.md slot', async () => {
     const { server, baseUrl } = await serve(textTurn('Ahoy!'));
     const instructions = 'You are a pirate.\nRespond in pirate speak.';
     const agent = new GeminiCliAgent({
@@ -52,7 +52,13 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     });
     const events = await drain(agent.session().sendStream('Say hello.'));
     expect(events.filter((e) => e.type === 'content').map((e) => e.value)).toEqual(['Ahoy!']);
-    expect(systemText(bodies(server)[0])).toBe(instructions);
+    const system = systemText(bodies(server)[0]);
+    expect(system).toMatch(/^You are an autonomous agent/);
+    expect(system).toMatch(
+      new RegExp(
+        `# Contextual Instructions \\(GEMINI\\.md\\)\n[^]*<loaded_context>\n${instructions}\n</loaded_context>$`,
+      ),
+    );
     server.assertComplete();
   });
 
@@ -65,6 +71,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     const calls: unknown[] = [];
     const agent = new GeminiCliAgent({
       builtinTools: false,
+      systemPrompt: 'none',
       instructions: () => `Secret number is ${++n}`,
       apiKey: 'test-key',
       baseUrl,

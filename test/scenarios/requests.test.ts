@@ -34,16 +34,58 @@ function agentWith(
 }
 
 describe('what the model receives', () => {
-  it('static instructions appear verbatim as systemInstruction; none means no systemInstruction', async () => {
+  it('by default, static instructions sit verbatim in the GEMINI.md slot after the core preamble', async () => {
     const instructions = 'You are a pirate.\n\nRespond   in <pirate> speak.';
-    const model = new ScriptedModel([textTurn('Ahoy'), textTurn('Hi')]);
+    const model = new ScriptedModel([textTurn('Ahoy')]);
     await drain(agentWith(model, { instructions }).session().sendStream('Say hello.'));
-    expect(model.generateRequests[0]?.config?.systemInstruction).toBe(instructions);
+    const system = String(model.generateRequests[0]?.config?.systemInstruction);
+    expect(system.startsWith('You are an autonomous agent')).toBe(true);
+    expect(system).toContain('# Using tools');
+    expect(system.indexOf('# Using tools')).toBeLessThan(
+      system.indexOf('# Contextual Instructions'),
+    );
+    expect(system).toContain('\n\n# Contextual Instructions (GEMINI.md)\n');
+    expect(system.endsWith(`\n\n<loaded_context>\n${instructions}\n</loaded_context>`)).toBe(true);
 
     const bare = new ScriptedModel([textTurn('Hi')]);
     await drain(agentWith(bare).session().sendStream('Say hello.'));
-    expect(bare.generateRequests[0]?.config).not.toHaveProperty('systemInstruction');
+    const preambleOnly = String(bare.generateRequests[0]?.config?.systemInstruction);
+    expect(preambleOnly.startsWith('You are an autonomous agent')).toBe(true);
+    expect(preambleOnly).not.toContain('loaded_context');
     expect(bare.generateRequests[0]?.config).not.toHaveProperty('tools');
+  });
+
+  it("systemPrompt: 'none' sends the instructions alone; nothing at all means no systemInstruction", async () => {
+    const instructions = 'You are a pirate.\n\nRespond   in <pirate> speak.';
+    const model = new ScriptedModel([textTurn('Ahoy')]);
+    await drain(
+      agentWith(model, { instructions, systemPrompt: 'none' }).session().sendStream('Say hello.'),
+    );
+    expect(model.generateRequests[0]?.config?.systemInstruction).toBe(instructions);
+
+    const bare = new ScriptedModel([textTurn('Hi')]);
+    await drain(agentWith(bare, { systemPrompt: 'none' }).session().sendStream('Say hello.'));
+    expect(bare.generateRequests[0]?.config).not.toHaveProperty('systemInstruction');
+  });
+
+  it('a custom systemPrompt replaces the preamble; the instructions keep their slot', async () => {
+    const model = new ScriptedModel([textTurn('Ahoy')]);
+    const agent = agentWith(model, {
+      systemPrompt: 'You are the release bot of ACME.',
+      instructions: 'Only talk about releases.',
+    });
+    await drain(agent.session().sendStream('Say hello.'));
+    const system = String(model.generateRequests[0]?.config?.systemInstruction);
+    expect(system.startsWith('You are the release bot of ACME.\n\n# Contextual Instructions')).toBe(
+      true,
+    );
+    expect(system).not.toContain('autonomous agent');
+    expect(system.endsWith('<loaded_context>\nOnly talk about releases.\n</loaded_context>')).toBe(
+      true,
+    );
+    expect(() => agentWith(model, { systemPrompt: 42 as never }).session()).toThrow(
+      /systemPrompt option must be 'default', 'none' or your own prompt text/,
+    );
   });
 
   it('dynamic instructions are recomputed, with a fresh context, before every model call of a tool loop', async () => {
@@ -62,11 +104,10 @@ describe('what the model receives', () => {
       },
     });
     await drain(agent.session().sendStream('go'));
-    expect(model.generateRequests.map((r) => r.config?.systemInstruction)).toEqual([
-      'call 1',
-      'call 2',
-      'call 3',
-    ]);
+    const system = model.generateRequests.map((r) => r.config?.systemInstruction);
+    expect(
+      system.map((text) => String(text).match(/<loaded_context>\n(.*)\n<\/loaded_context>$/)?.[1]),
+    ).toEqual(['call 1', 'call 2', 'call 3']);
     expect(transcriptLengths).toEqual([1, 3, 5]);
   });
 
