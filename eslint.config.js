@@ -21,52 +21,8 @@ export default tseslint.config(
     rules: { 'no-console': 'error' },
   },
   {
-    files: ['src/model/**/*.ts'],
-    ignores: ['src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '../agent/*',
-                '../loop/*',
-                '../tools/*',
-                '../sessions/*',
-                '../policy/*',
-                '../skills/*',
-                '../cli/*',
-                '../workspace/*',
-              ],
-              message: 'model/ is a port layer: it must not import from the layers above it.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: [
-      'src/loop/**/*.ts',
-      'src/agent/**/*.ts',
-      'src/tools/**/*.ts',
-      'src/workspace/**/*.ts',
-      'src/sessions/**/*.ts',
-    ],
-    ignores: ['src/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../cli/*', '../testing/*'],
-              message: 'The session layer must not import adapters (cli) or the testing kit.',
-            },
-          ],
-        },
-      ],
-    },
+    // Small files, one concept each (docs/architecture.md). The layer and cycle check is scripts/check-layers.ts.
+    files: ['src/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
   },
 );

@@ -9,7 +9,8 @@ export { GeminiCliAgent } from './agent/agent.js';
 export type { SessionOptions } from './agent/agent.js';
 export type { GeminiCliAgentOptions, AgentLimits } from './agent/agent-options.js';
 export { GeminiCliSession } from './agent/session.js';
-export type { SendResult, SessionContext } from './agent/types.js';
+export type { SendResult } from './agent/send-result.js';
+export type { SessionContext, AgentHandle, SessionHandle } from './core/session-context.js';
 export type { SystemInstructions } from './agent/instructions.js';
 export type { SystemSectionProvider, SystemPromptOption } from './agent/system-prompt.js';
 export type {
@@ -18,7 +19,7 @@ export type {
   SessionLogEntry,
   SessionOpenOptions,
   PausedTurnData,
-} from './agent/session-persistence.js';
+} from './core/session-log.js';
 export type { SessionApprovalDecision } from './agent/approval-resolution.js';
 
 export { FileSessionStore } from './sessions/file-session-store.js';
@@ -69,9 +70,9 @@ export type {
   ToolKind,
   ToolCallInfo,
   ToolValidation,
-} from './tools/types.js';
+} from './core/agent-tool.js';
 
-export type { TokenUsage } from './loop/usage.js';
+export type { TokenUsage } from './core/usage.js';
 export type { ApprovalDecision } from './loop/loop-types.js';
 
 export { GeminiEventType } from './events.js';
@@ -119,7 +120,7 @@ export type {
   AgentShell,
   AgentShellOptions,
   AgentShellResult,
-} from './workspace/types.js';
+} from './core/workspace-types.js';
 
 export { skillDir, skillRoot } from './skills/skill-reference.js';
 export type { SkillReference } from './skills/skill-reference.js';

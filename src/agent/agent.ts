@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { AgentHandle } from '../core/session-context.js';
 import type { SessionSummary } from '../sessions/session-store.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
@@ -24,7 +25,7 @@ export interface SessionOptions {
  * for await (const event of session.sendStream('What is 23 + 79?')) console.log(event);
  * ```
  */
-export class GeminiCliAgent {
+export class GeminiCliAgent implements AgentHandle {
   /** The options this agent was created with. */
   readonly options: GeminiCliAgentOptions;
   private services: AgentServices | undefined;
@@ -54,12 +55,7 @@ export class GeminiCliAgent {
    *   process — holds it.
    */
   async resumeSession(sessionId: string): Promise<GeminiCliSession> {
-    const services = this.getServices();
-    await services.openSessions.handOver(sessionId);
-    const log = await services.persistence.open(sessionId, { resume: true, cwd: this.storeCwd() });
-    const session = new GeminiCliSession(this, services, sessionId, log);
-    services.openSessions.add(session);
-    return session;
+    return GeminiCliSession.resume(this, this.getServices(), sessionId, this.storeCwd());
   }
 
   /**

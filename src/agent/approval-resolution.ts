@@ -14,7 +14,7 @@ import {
 } from '../policy/pending-approvals.js';
 import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
 import { errorResponse } from '../tools/tool-response.js';
-import type { AgentTool } from '../tools/types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 import { heldCallRequest, type PausedCall, type PausedTurnRecord } from './paused-turn.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors.js';
-import type { SessionContext } from './types.js';
+import type { SessionContext } from '../core/session-context.js';
 
 /**
  * System instructions: a static string (sent verbatim), or a function called with a fresh

@@ -2,7 +2,7 @@ import type { Content } from '@google/genai';
 import { ConfigurationError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
 import type { LoopOutcome, PausedTurn } from '../loop/loop-types.js';
-import type { AgentTool } from '../tools/types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 import {
   resolvePause,
   type PauseResolution,
@@ -16,7 +16,7 @@ import {
   pendingRequests,
   type PausedTurnRecord,
 } from './paused-turn.js';
-import type { PausedTurnData, SessionLog } from './session-persistence.js';
+import type { PausedTurnData, SessionLog } from '../core/session-log.js';
 
 /** `resolveApprovals` with nothing waiting. */
 export function noPendingApprovals(): ConfigurationError {

@@ -5,24 +5,21 @@ import type { ContentGenerator } from '../model/content-generator.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
 import { ConversationHistory } from '../loop/conversation-history.js';
 import { EventPump } from '../loop/event-pump.js';
-import type { LoopEnvironment, LoopStart, PreparedModelCall } from '../loop/loop-types.js';
-import { addUsage, emptyUsage, subtractUsage, type TokenUsage } from '../loop/usage.js';
-import { ToolRegistry } from '../tools/tool-registry.js';
-import type { AgentTool } from '../tools/types.js';
+import type { LoopEnvironment, LoopStart } from '../loop/loop-types.js';
+import { addUsage, emptyUsage, subtractUsage, type TokenUsage } from '../core/usage.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { Workspace } from '../workspace/workspace.js';
-import type { GeminiCliAgent } from './agent.js';
 import type { AgentServices } from './agent-services.js';
-import { renderInstructions } from './instructions.js';
-import { createSessionContext } from './session-context.js';
+import { offeredTools, prepareModelCall } from './prepare-model-call.js';
+import { createSessionContext } from '../core/session-context.js';
 import type { SessionApprovalDecision } from './approval-resolution.js';
 import { toParts } from './prompt-parts.js';
 import { noPendingApprovals, SessionPause } from './session-pause.js';
-import type { SessionLog } from './session-persistence.js';
+import type { SessionLog } from '../core/session-log.js';
 import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
 import type { ApprovalMode } from '../policy/policy-rule.js';
-import { buildSystemPrompt } from './system-prompt.js';
-import type { SendResult, SessionContext } from './types.js';
+import type { AgentHandle, SessionContext, SessionHandle } from '../core/session-context.js';
+import type { SendResult } from './send-result.js';
 
 interface SessionState {
   model: ContentGenerator;
@@ -35,11 +32,11 @@ interface SessionState {
  * One conversation with the agent. Create it with `agent.session()` or `agent.resumeSession(id)`; talk to it
  * with {@link GeminiCliSession.sendStream} (events as they happen) or {@link GeminiCliSession.send}.
  */
-export class GeminiCliSession {
+export class GeminiCliSession implements SessionHandle {
   /** The session id (a random UUID unless given). */
   readonly id: string;
-  /** The agent that created this session. */
-  readonly agent: GeminiCliAgent;
+  /** The agent that created this session (the `GeminiCliAgent`). */
+  readonly agent: AgentHandle;
   private readonly services: AgentServices;
   private readonly preopenedLog: SessionLog | undefined;
   private state: SessionState | undefined;
@@ -57,8 +54,25 @@ export class GeminiCliSession {
    */
   readonly policy: SessionPolicy;
 
+  /**
+   * @internal Reopens a stored session (see `GeminiCliAgent.resumeSession`): takes the lease over from an idle
+   * session of the same agent, opens the log and registers the new session as the lease holder.
+   */
+  static async resume(
+    agent: AgentHandle,
+    services: AgentServices,
+    sessionId: string,
+    cwd: string,
+  ): Promise<GeminiCliSession> {
+    await services.openSessions.handOver(sessionId);
+    const log = await services.persistence.open(sessionId, { resume: true, cwd });
+    const session = new GeminiCliSession(agent, services, sessionId, log);
+    services.openSessions.add(session);
+    return session;
+  }
+
   /** @internal Use `agent.session()` / `agent.resumeSession()`. */
-  constructor(agent: GeminiCliAgent, services: AgentServices, id: string, log?: SessionLog) {
+  constructor(agent: AgentHandle, services: AgentServices, id: string, log?: SessionLog) {
     this.agent = agent;
     this.services = services;
     this.id = id;
@@ -179,7 +193,11 @@ export class GeminiCliSession {
       const resolution = await this.pause.resolve({
         decisions,
         history: state.history.view(),
-        loadTools: () => this.offeredTools(state, signal),
+        loadTools: () =>
+          offeredTools(
+            this.services,
+            this.contextFor(state, signal ?? new AbortController().signal),
+          ),
         log: state.log,
         sessionId: this.id,
         now: new Date(),
@@ -210,7 +228,7 @@ export class GeminiCliSession {
       cwd: state.workspace.cwd,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return this.agent.resumeSession(forkId);
+    return GeminiCliSession.resume(this.agent, this.services, forkId, state.workspace.cwd);
   }
 
   /** True while a `sendStream` or `resolveApprovals` of this session runs. */
@@ -342,14 +360,6 @@ export class GeminiCliSession {
     );
   }
 
-  /** The tools the tool providers offer now. */
-  private async offeredTools(state: SessionState, signal?: AbortSignal): Promise<AgentTool[]> {
-    const ctx = this.contextFor(state, signal ?? new AbortController().signal);
-    const tools: AgentTool[] = [];
-    for (const provider of this.services.toolProviders) tools.push(...(await provider(ctx)));
-    return tools;
-  }
-
   private environment(state: SessionState, pump: EventPump): LoopEnvironment {
     const { services } = this;
     const contextFor = (signal: AbortSignal): SessionContext => this.contextFor(state, signal);
@@ -363,7 +373,7 @@ export class GeminiCliSession {
         state.history.push(entry.content);
         await state.log.append(entry);
       },
-      prepare: (ctx) => this.prepare(ctx),
+      prepare: (ctx) => prepareModelCall(services, ctx),
       contextFor,
       gate: services.createGate(this.policy),
       limits: services.limits,
@@ -375,24 +385,6 @@ export class GeminiCliSession {
         return services.modelName;
       },
       pump,
-    };
-  }
-
-  private async prepare(ctx: SessionContext): Promise<PreparedModelCall> {
-    const { services } = this;
-    const instructions = await renderInstructions(services.instructions, ctx);
-    const sections: Array<string | undefined> = [];
-    for (const provider of services.sectionProviders) sections.push(await provider(ctx));
-    const tools: AgentTool[] = [];
-    for (const provider of services.toolProviders) tools.push(...(await provider(ctx)));
-    const systemInstruction = buildSystemPrompt({
-      systemPrompt: services.systemPrompt,
-      sections,
-      instructions,
-    });
-    return {
-      ...(systemInstruction === undefined ? {} : { systemInstruction }),
-      registry: new ToolRegistry(tools),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors.js';
-import type { SessionContext } from './types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { contextHeader, CORE_GUIDELINES, CORE_PREAMBLE } from './prompt-text.js';
 
 /**

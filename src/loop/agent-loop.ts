@@ -1,6 +1,6 @@
 import type { FunctionCall, GenerateContentParameters } from '@google/genai';
 import type { ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
-import { linkedAbortController } from '../tools/race-abort.js';
+import { linkedAbortController } from '../core/abort.js';
 import { cancelledResponse, errorResponse } from '../tools/tool-response.js';
 import { runToolCalls } from '../tools/tool-scheduler.js';
 import { ToolCallLoopDetector } from './loop-detector.js';

@@ -3,7 +3,7 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import type { Logger } from '../logger.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { ToolGate } from '../tools/tool-gate.js';
@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
 import type { ConversationHistory } from './conversation-history.js';
 import type { EventPump } from './event-pump.js';
-import type { SessionLogEntry } from './session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 
 /** What one model call is prepared with: the system instruction and the tools, computed from a fresh context. */
 export interface PreparedModelCall {

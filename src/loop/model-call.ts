@@ -2,7 +2,7 @@ import type { GenerateContentParameters } from '@google/genai';
 import { GeminiAgentError, ModelApiError } from '../errors.js';
 import type { ServerGeminiStreamEvent, StreamErrorInfo } from '../events.js';
 import type { ContentGenerator } from '../model/content-generator.js';
-import { raceAbort } from '../tools/race-abort.js';
+import { raceAbort } from '../core/abort.js';
 import type { EventPump } from './event-pump.js';
 import type { ModelTurnCollector } from './model-turn.js';
 

@@ -1,5 +1,5 @@
 import { AbortError, GeminiAgentError } from '../errors.js';
-import { abortErrorFrom } from './abort.js';
+import { abortErrorFrom } from '../core/abort.js';
 import { ModelHttpError, parseRetryAfter } from './model-http-error.js';
 import { classifyError, findErrorBody, isAbort } from './retry-classify.js';
 

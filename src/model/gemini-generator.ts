@@ -8,7 +8,7 @@ import type {
   GoogleGenAI,
 } from '@google/genai';
 import { silentLogger, type Logger } from '../logger.js';
-import { throwIfAborted } from './abort.js';
+import { throwIfAborted } from '../core/abort.js';
 import { resolveGeminiAuth, type GeminiAuth, type GeminiAuthOptions } from './auth.js';
 import type { ContentGenerator } from './content-generator.js';
 import { translateClientError, type CapturedResponse } from './gemini-errors.js';

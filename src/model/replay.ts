@@ -7,7 +7,7 @@ import type {
   GenerateContentResponse,
 } from '@google/genai';
 import { ReplayError } from '../errors.js';
-import { throwIfAborted } from './abort.js';
+import { throwIfAborted } from '../core/abort.js';
 import type { ContentGenerator, ContentGeneratorMethod } from './content-generator.js';
 import { loadReplayFile, type FakeResponse, type ReplayLine } from './replay-file.js';
 import { safeJsonStringify } from './safe-json.js';

@@ -8,7 +8,7 @@ import type {
 } from '@google/genai';
 import { GeminiAgentError, ModelApiError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { abortableSleep, abortErrorFrom, throwIfAborted } from './abort.js';
+import { abortableSleep, abortErrorFrom, throwIfAborted } from '../core/abort.js';
 import type { ContentGenerator } from './content-generator.js';
 import { classifyError, isAbort } from './retry-classify.js';
 

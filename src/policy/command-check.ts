@@ -9,7 +9,7 @@ import {
   userDeniedMessage,
   type ApprovalHandler,
 } from './approval-response.js';
-import { abortable } from './abortable.js';
+import { raceAbort } from '../core/abort.js';
 import { SHELL_TOOL_NAME } from './compiled-rule.js';
 import type { PolicyCheckResult, PolicyEngine } from './policy-engine.js';
 import type { ApprovalRecord } from './policy-gate.js';
@@ -93,7 +93,7 @@ export function createCommandCheck(
     const current = typeof options.signal === 'function' ? options.signal() : options.signal;
     const signal = current ?? new AbortController().signal;
     const answer = normalizeApprovalResponse(
-      await abortable(Promise.resolve(options.onApproval(request, { signal })), current),
+      await raceAbort(Promise.resolve(options.onApproval(request, { signal })), current),
     );
     let addedRule: PolicyRule | undefined;
     if (answer.decision === 'allow_always') {

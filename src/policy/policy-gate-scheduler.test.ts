@@ -2,7 +2,7 @@ import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import { createRunShellCommandTool } from '../tools/builtin/run-shell-command.js';
 import { createWriteFileTool } from '../tools/builtin/write-file.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { AbortError, ConfigurationError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import type { ToolGateCheck } from '../tools/tool-gate.js';
-import type { AgentTool, ToolKind } from '../tools/types.js';
+import type { AgentTool, ToolKind } from '../core/agent-tool.js';
 import type { ApprovalResponse } from './approval-response.js';
 import { PolicyEngine } from './policy-engine.js';
 import { createPolicyGate, type ApprovalRecord, type PolicyGateOptions } from './policy-gate.js';

@@ -1,6 +1,6 @@
 import type { ApprovalRequest } from '../events.js';
 import type { ToolGate, ToolGateCheck, ToolGateDecision } from '../tools/tool-gate.js';
-import { abortable } from './abortable.js';
+import { raceAbort } from '../core/abort.js';
 import { alwaysAllowRule } from './always-allow.js';
 import {
   confirmationUnsupportedMessage,
@@ -116,7 +116,7 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
         return { outcome: 'deny', message: confirmationUnsupportedMessage(check.tool.displayName) };
       }
       const answer = normalizeApprovalResponse(
-        await abortable(
+        await raceAbort(
           Promise.resolve(options.onApproval(request, { signal: check.signal })),
           check.signal,
         ),

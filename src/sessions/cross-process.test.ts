@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionLockedError } from '../errors.js';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import { parseSessionText } from './conversation.js';
 import { FileSessionStore } from './file-session-store.js';
 import { createFilePersistence } from './session-persistence.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Content, Part } from '@google/genai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import { parseSessionText } from './conversation.js';
 import { FileSessionStore } from './file-session-store.js';
 import { classifyRecord, type MessageRecord } from './records.js';

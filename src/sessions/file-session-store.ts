@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, rm, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { silentLogger, type Logger } from '../logger.js';
-import { throwIfAborted } from '../model/abort.js';
+import { throwIfAborted } from '../core/abort.js';
 import { JsonlAppender, type SyncPolicy } from './jsonl-appender.js';
 import { ProjectRegistry } from './project-registry.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import { parseSessionText } from './conversation.js';
 import {
   interruptedToolMessage,

@@ -1,4 +1,4 @@
-import { throwIfAborted } from '../model/abort.js';
+import { throwIfAborted } from '../core/abort.js';
 import { foldRecords } from './conversation.js';
 import {
   SESSION_FORMAT_VERSION,

@@ -1,6 +1,6 @@
 import { mkdir, realpath, rm, stat, utimes } from 'node:fs/promises';
 import { SessionError } from '../errors.js';
-import { abortableSleep } from '../model/abort.js';
+import { abortableSleep } from '../core/abort.js';
 
 /** Timing of {@link withMkdirLock} (defaults match gemini-cli's use of proper-lockfile). */
 export interface MkdirLockOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { createStorePersistence, PAUSED_TURN_KEY } from './session-persistence.js';
 import { sampleSessionEntries } from './store-conformance.js';

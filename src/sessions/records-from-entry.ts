@@ -9,7 +9,7 @@ import {
   type TokensSummary,
   type ToolCallRecord,
 } from './records.js';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 
 /** What the writer remembers between entries: the last model message, to attach its tool calls' results. */
 export interface RecordWriterState {

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
-import { abortableSleep, throwIfAborted } from '../model/abort.js';
+import { abortableSleep, throwIfAborted } from '../core/abort.js';
 import { forgetLockOnExit, removeLockOnExit } from './lock-exit-cleanup.js';
 import { sessionLockedError } from './store-errors.js';
 

@@ -7,7 +7,7 @@ import type {
   SessionLog,
   SessionOpenOptions,
   SessionPersistence,
-} from '../agent/session-persistence.js';
+} from '../core/session-log.js';
 import { InternalError, SessionError } from '../errors.js';
 import type { ToolCallResponseInfo } from '../events.js';
 import { FileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
@@ -22,7 +22,7 @@ import {
   responsesFromParts,
   type RecordWriterState,
 } from './records-from-entry.js';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import { validateSessionId } from './session-paths.js';
 import type { SessionRecord } from './records.js';
 import type {

@@ -1,7 +1,7 @@
 import type { Content } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionError, SessionLockedError, SessionNotFoundError } from '../errors.js';
-import type { SessionLogEntry } from '../loop/session-log-entry.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import type { MessageRecord } from './records.js';
 import { createStorePersistence } from './session-persistence.js';
 import type { SessionStore } from './session-store.js';

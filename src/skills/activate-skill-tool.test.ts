@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { ConfigurationError } from '../errors.js';
-import type { ToolCallInfo } from '../tools/types.js';
+import type { ToolCallInfo } from '../core/agent-tool.js';
 import {
   activateSkillDeclaration,
   createActivateSkillTool,

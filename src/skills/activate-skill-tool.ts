@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { AbortError } from '../errors.js';
-import type { AgentTool, ToolResult, ToolValidation } from '../tools/types.js';
+import type { AgentTool, ToolResult, ToolValidation } from '../core/agent-tool.js';
 import { getFolderStructure } from './folder-structure.js';
 import type { SkillDefinition } from './skill-definition.js';
 import type { SkillManager } from './skill-manager.js';

@@ -1,4 +1,4 @@
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { ConfigurationError } from '../errors.js';
 import type { SkillDefinition, SkillInfo } from './skill-definition.js';
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { skillDir } from './skill-reference.js';
 import { createSkillsFeature } from './skills-feature.js';
 

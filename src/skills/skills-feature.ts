@@ -1,8 +1,8 @@
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { InternalError } from '../errors.js';
 import { silentLogger } from '../logger.js';
-import type { AgentTool } from '../tools/types.js';
-import type { AgentFilesystem } from '../workspace/types.js';
+import type { AgentTool } from '../core/agent-tool.js';
+import type { AgentFilesystem } from '../core/workspace-types.js';
 import {
   createActivateSkillTool,
   skillApprovalDetails,

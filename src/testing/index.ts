@@ -19,5 +19,5 @@ export {
   sampleSessionEntries,
 } from '../sessions/store-conformance.js';
 export type { SessionStoreConformanceOptions } from '../sessions/store-conformance.js';
-export { createTestSessionContext } from '../workspace/test-session-context.js';
-export type { TestSessionContextOptions } from '../workspace/test-session-context.js';
+export { createTestSessionContext } from './test-session-context.js';
+export type { TestSessionContextOptions } from './test-session-context.js';

@@ -7,7 +7,7 @@ import type {
   Part,
 } from '@google/genai';
 import { InternalError } from '../errors.js';
-import { abortableSleep, throwIfAborted } from '../model/abort.js';
+import { abortableSleep, throwIfAborted } from '../core/abort.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 
 /** One scripted model turn: the chunks to stream, or a function computing them from the request. */

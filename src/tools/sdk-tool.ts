@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ModelVisibleError } from './model-visible-error.js';
 import type { Tool } from './tool.js';
 import { renderToolOutput } from './tool-output.js';
-import type { AgentTool, ToolResult, ToolValidation } from './types.js';
+import type { AgentTool, ToolResult, ToolValidation } from '../core/agent-tool.js';
 import { formatZodIssues, zodToParametersJsonSchema } from './zod-json-schema.js';
 
 const cache = new WeakMap<Tool, AgentTool>();

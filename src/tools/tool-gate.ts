@@ -1,6 +1,6 @@
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallRequestInfo } from '../events.js';
-import type { AgentTool } from './types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 
 /** What a {@link ToolGate} is asked about one validated call. */
 export interface ToolGateCheck {

@@ -1,7 +1,7 @@
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { isAgentTool, sdkToolToAgentTool } from './sdk-tool.js';
 import type { Tool } from './tool.js';
-import type { AgentTool } from './types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 
 /**
  * Supplies tools to the loop. Every provider is evaluated with a fresh {@link SessionContext} before **every**

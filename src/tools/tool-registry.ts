@@ -1,6 +1,6 @@
 import type { FunctionDeclaration } from '@google/genai';
 import { ConfigurationError } from '../errors.js';
-import type { AgentTool } from './types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 
 /** The tools available for one model call, by name, plus their declarations for the request. */
 export class ToolRegistry {

@@ -1,6 +1,6 @@
 import type { Part } from '@google/genai';
 import type { ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
-import type { ToolResult } from './types.js';
+import type { ToolResult } from '../core/agent-tool.js';
 
 /** Message sent for a call that was cancelled by an abort. */
 export const CANCELLED_MESSAGE = '[Operation Cancelled] Reason: User cancelled the operation.';

@@ -1,14 +1,14 @@
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { unknownToolMessage } from './closest-names.js';
 import { ModelVisibleError } from './model-visible-error.js';
-import { linkedAbortController, raceAbort } from './race-abort.js';
+import { linkedAbortController, raceAbort } from '../core/abort.js';
 import type { ToolCallInput } from './tool-call.js';
 import type { ToolGate } from './tool-gate.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { cancelledResponse, errorResponse, resultToResponse } from './tool-response.js';
-import type { AgentTool } from './types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 
 /** What {@link runToolCalls} needs. */
 export interface ToolSchedulerOptions {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 import { ConfigurationError } from '../errors.js';
-import type { ToolKind } from './types.js';
+import type { ToolKind } from '../core/agent-tool.js';
 import { zodToParametersJsonSchema } from './zod-json-schema.js';
 
 /** The declaration half of a custom tool: what the model is told about it. */

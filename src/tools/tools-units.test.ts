@@ -8,7 +8,7 @@ import { tool } from './tool.js';
 import { renderToolOutput } from './tool-output.js';
 import { ToolRegistry } from './tool-registry.js';
 import { resultToResponse } from './tool-response.js';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from '../core/session-context.js';
 
 const ctx = {} as SessionContext;
 const call = { callId: 'x', signal: new AbortController().signal };

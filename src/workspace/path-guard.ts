@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigurationError } from '../errors.js';
 import { isWithin, resolveRealPath, SymlinkLoopError } from './real-path.js';
 import { WorkspaceAccessError, type WorkspaceAccessReason } from './workspace-access-error.js';
-import type { PathAccess } from './types.js';
+import type { PathAccess } from '../core/workspace-types.js';
 
 /** Longest path accepted (Linux PATH_MAX). */
 const MAX_PATH_LENGTH = 4096;

@@ -3,7 +3,7 @@ import { AbortError, InternalError, LimitExceededError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { killProcessTree } from './process-tree.js';
-import type { AgentShellOptions, ShellExit, ShellProcess } from './types.js';
+import type { AgentShellOptions, ShellExit, ShellProcess } from '../core/workspace-types.js';
 
 /** A streaming command started by `AgentShell.start`: piped stdin, streamed stdout / stderr. */
 export class ShellProcessHandle implements ShellProcess {

@@ -1,4 +1,4 @@
-import type { AgentShell, AgentShellOptions, AgentShellResult } from './types.js';
+import type { AgentShell, AgentShellOptions, AgentShellResult } from '../core/workspace-types.js';
 import { WorkspaceShell } from './workspace-shell.js';
 
 /**

@@ -12,7 +12,7 @@ import type {
   FileStat,
   GlobOptions,
   PathAccess,
-} from './types.js';
+} from '../core/workspace-types.js';
 
 /** Default cap on glob results. */
 const DEFAULT_MAX_GLOB_RESULTS = 20_000;

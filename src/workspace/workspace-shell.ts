@@ -7,7 +7,12 @@ import type { PathGuard } from './path-guard.js';
 import { killProcessTree } from './process-tree.js';
 import { ShellProcessHandle } from './shell-process.js';
 import { WorkspaceAccessError } from './workspace-access-error.js';
-import type { AgentShell, AgentShellOptions, AgentShellResult, ShellProcess } from './types.js';
+import type {
+  AgentShell,
+  AgentShellOptions,
+  AgentShellResult,
+  ShellProcess,
+} from '../core/workspace-types.js';
 
 /** Decision of a {@link CommandCheck}. */
 export type CommandDecision = { decision: 'allow' } | { decision: 'deny'; reason: string };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigurationError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { PathGuard, type WorkspaceRoot } from './path-guard.js';
-import type { AgentFilesystem, AgentShell } from './types.js';
+import type { AgentFilesystem, AgentShell } from '../core/workspace-types.js';
 import { WorkspaceFilesystem } from './workspace-filesystem.js';
 import { allowAllCommands, WorkspaceShell, type CommandCheck } from './workspace-shell.js';
 

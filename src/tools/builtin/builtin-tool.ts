@@ -1,6 +1,12 @@
 import type { z } from 'zod';
-import type { SessionContext } from '../../agent/types.js';
-import type { AgentTool, ToolCallInfo, ToolKind, ToolResult, ToolValidation } from '../types.js';
+import type { SessionContext } from '../../core/session-context.js';
+import type {
+  AgentTool,
+  ToolCallInfo,
+  ToolKind,
+  ToolResult,
+  ToolValidation,
+} from '../../core/agent-tool.js';
 
 /** Everything needed to build one of gemini-cli's built-in tools. */
 export interface BuiltinToolSpec<S extends z.ZodType<Record<string, unknown>>> {

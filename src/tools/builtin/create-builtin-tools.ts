@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../errors.js';
-import { READ_ONLY_KINDS, type AgentTool } from '../types.js';
+import { READ_ONLY_KINDS, type AgentTool } from '../../core/agent-tool.js';
 import { createGlobTool } from './glob-tool.js';
 import { createGrepSearchTool } from './grep-search.js';
 import { createListDirectoryTool } from './list-directory.js';

@@ -1,6 +1,6 @@
 import type { Part } from '@google/genai';
 import path from 'node:path';
-import type { AgentFilesystem } from '../../workspace/types.js';
+import type { AgentFilesystem } from '../../core/workspace-types.js';
 import { decodeText, detectFileType, mediaMimeType } from './file-types.js';
 import { toPosix } from './tool-paths.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { AgentTool } from '../types.js';
+import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { fileFiltering, IgnoreRules } from './ignore-rules.js';
 import { resolveToolPath, shortenPath } from './tool-paths.js';

@@ -1,5 +1,5 @@
-import type { AgentFilesystem } from '../../workspace/types.js';
-import type { ToolResult } from '../types.js';
+import type { AgentFilesystem } from '../../core/workspace-types.js';
+import type { ToolResult } from '../../core/agent-tool.js';
 
 /** One matching (or context) line. */
 export interface GrepMatch {

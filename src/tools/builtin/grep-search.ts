@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { SessionContext } from '../../agent/types.js';
-import type { AgentTool } from '../types.js';
+import type { SessionContext } from '../../core/session-context.js';
+import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { SEARCH_EXCLUDES } from './default-excludes.js';
 import { looksBinary } from './file-types.js';

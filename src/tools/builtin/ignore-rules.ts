@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentFilesystem } from '../../workspace/types.js';
+import type { AgentFilesystem } from '../../core/workspace-types.js';
 import { compileGlob, type CompiledGlob } from '../../workspace/glob-pattern.js';
 
 /** Which ignore files to honour (gemini-cli's `file_filtering_options`). */

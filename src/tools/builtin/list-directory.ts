@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool } from '../types.js';
+import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { fileFiltering, IgnoreRules } from './ignore-rules.js';
 import { resolveToolPath, shortenPath } from './tool-paths.js';

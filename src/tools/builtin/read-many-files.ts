@@ -1,7 +1,7 @@
 import type { Part } from '@google/genai';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AgentTool } from '../types.js';
+import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool } from './builtin-tool.js';
 import { READ_MANY_FILES_EXCLUDES } from './default-excludes.js';
 import { processFileContent } from './file-content.js';

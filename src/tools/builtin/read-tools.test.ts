@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Part } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionContext } from '../../agent/types.js';
-import { createTestSessionContext } from '../../workspace/test-session-context.js';
+import type { SessionContext } from '../../core/session-context.js';
+import { createTestSessionContext } from '../../testing/test-session-context.js';
 import { createWorkspace } from '../../workspace/workspace.js';
-import type { AgentTool, ToolResult } from '../types.js';
+import type { AgentTool, ToolResult } from '../../core/agent-tool.js';
 import { createBuiltinTools } from './create-builtin-tools.js';
 
 let base: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { GeminiAgentError } from '../../errors.js';
-import type { AgentShellResult } from '../../workspace/types.js';
+import type { AgentShellResult } from '../../core/workspace-types.js';
 import { execWithoutCommandCheck } from '../../workspace/unchecked-exec.js';
-import type { AgentTool, ToolResult } from '../types.js';
+import type { AgentTool, ToolResult } from '../../core/agent-tool.js';
 import { defineBuiltinTool } from './builtin-tool.js';
 import { hasCommandSubstitution, stripAnsi, wrapUntrusted } from './shell-syntax.js';
 import { resolveToolPath } from './tool-paths.js';

@@ -3,10 +3,10 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionContext } from '../../agent/types.js';
-import { createTestSessionContext } from '../../workspace/test-session-context.js';
+import type { SessionContext } from '../../core/session-context.js';
+import { createTestSessionContext } from '../../testing/test-session-context.js';
 import { createWorkspace } from '../../workspace/workspace.js';
-import type { ToolResult } from '../types.js';
+import type { ToolResult } from '../../core/agent-tool.js';
 import { createRunShellCommandTool } from './run-shell-command.js';
 import { hasCommandSubstitution } from './shell-syntax.js';
 

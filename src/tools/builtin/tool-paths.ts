@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { AgentFilesystem } from '../../workspace/types.js';
+import type { AgentFilesystem } from '../../core/workspace-types.js';
 import { WorkspaceAccessError } from '../../workspace/workspace-access-error.js';
 import { errorResult } from './builtin-tool.js';
-import type { ToolResult } from '../types.js';
+import type { ToolResult } from '../../core/agent-tool.js';
 
 /** gemini-cli's error type for a refused path. */
 export const PATH_NOT_IN_WORKSPACE = 'path_not_in_workspace';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool, ToolResult } from '../types.js';
+import type { AgentTool, ToolResult } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { fetchLimited, type FetchLimits } from './http-fetch.js';
 import { htmlToText } from './html-to-text.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentTool } from '../types.js';
+import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { detectLineEnding, detectOmissionPlaceholders, diffContextSnippet } from './text-edits.js';
 import { makeRelative, resolveToolPath, shortenPath } from './tool-paths.js';

@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { AbortError } from '../errors.js';
-import { linkedAbortController, raceAbort } from './race-abort.js';
+import { linkedAbortController, raceAbort } from './abort.js';
 
 describe('linkedAbortController', () => {
   it('fans out to 16 parallel tools without a MaxListenersExceededWarning, and cleans up', async () => {

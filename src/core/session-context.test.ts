@@ -1,9 +1,12 @@
 import type { Content } from '@google/genai';
 import { describe, expect, it } from 'vitest';
-import type { AgentFilesystem, AgentShell } from '../workspace/types.js';
-import type { GeminiCliAgent } from './agent.js';
-import type { GeminiCliSession } from './session.js';
-import { createSessionContext, type SessionContextSource } from './session-context.js';
+import {
+  createSessionContext,
+  type AgentHandle,
+  type SessionContextSource,
+  type SessionHandle,
+} from './session-context.js';
+import type { AgentFilesystem, AgentShell } from './workspace-types.js';
 
 function source(history: Content[]): SessionContextSource {
   return {
@@ -12,8 +15,8 @@ function source(history: Content[]): SessionContextSource {
     cwd: '/tmp/x',
     fs: {} as AgentFilesystem,
     shell: {} as AgentShell,
-    agent: {} as GeminiCliAgent,
-    session: {} as GeminiCliSession,
+    agent: {} as AgentHandle,
+    session: {} as SessionHandle,
   };
 }
 

@@ -2,18 +2,37 @@ import { setMaxListeners } from 'node:events';
 import { AbortError } from '../errors.js';
 
 /**
+ * The SDK's one set of abort helpers: every place that waits on work (model calls, retries, tools, approvals,
+ * locks) uses these, so an abort always surfaces as the same {@link AbortError}.
+ */
+
+/** Builds the SDK's {@link AbortError} for an aborted signal; an AbortError reason is returned as is. */
+export function abortErrorFrom(signal: AbortSignal): AbortError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof AbortError) return reason;
+  return new AbortError('The operation was aborted.', { cause: reason });
+}
+
+/** Throws the SDK's {@link AbortError} (with the signal's reason as `cause`) if `signal` is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortErrorFrom(signal);
+}
+
+/**
  * Settles like `promise`, but rejects with {@link AbortError} as soon as `signal` aborts, even when the work
  * behind `promise` ignores the signal. A later rejection of `promise` is swallowed (nobody awaits it any more).
+ * Without a signal, `promise` is returned as is.
  */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);
-    return Promise.reject(abortReason(signal));
+    return Promise.reject(abortErrorFrom(signal));
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => {
       promise.catch(() => undefined);
-      reject(abortReason(signal));
+      reject(abortErrorFrom(signal));
     };
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
@@ -29,11 +48,26 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<
   });
 }
 
-function abortReason(signal: AbortSignal): AbortError {
-  const reason: unknown = signal.reason;
-  return reason instanceof AbortError
-    ? reason
-    : new AbortError('The operation was aborted.', { cause: reason });
+/**
+ * Waits `ms` milliseconds. Rejects with {@link AbortError} at once when `signal` aborts (before or during the
+ * wait), and clears its timer so nothing keeps the process alive.
+ */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(abortErrorFrom(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortErrorFrom(signal as AbortSignal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 /**

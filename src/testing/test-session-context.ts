@@ -1,7 +1,5 @@
-import type { GeminiCliAgent } from '../agent/agent.js';
-import type { GeminiCliSession } from '../agent/session.js';
-import type { SessionContext } from '../agent/types.js';
-import type { Workspace } from './workspace.js';
+import type { AgentHandle, SessionContext, SessionHandle } from '../core/session-context.js';
+import type { Workspace } from '../workspace/workspace.js';
 
 /** Options for {@link createTestSessionContext}. */
 export interface TestSessionContextOptions {
@@ -38,8 +36,8 @@ export function createTestSessionContext(
     timestamp: new Date().toISOString(),
     fs: workspace.fs,
     shell: workspace.shell,
-    agent: placeholder('agent') as GeminiCliAgent,
-    session: placeholder('session') as GeminiCliSession,
+    agent: placeholder('agent') as AgentHandle,
+    session: placeholder('session') as SessionHandle,
     signal: options.signal ?? new AbortController().signal,
   });
 }

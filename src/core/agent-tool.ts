@@ -1,5 +1,5 @@
 import type { Part } from '@google/genai';
-import type { SessionContext } from '../agent/types.js';
+import type { SessionContext } from './session-context.js';
 
 /** What a tool does, as gemini-cli classifies it. Policies use this (read-only tools run, edits ask, …). */
 export type ToolKind =

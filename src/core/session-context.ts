@@ -1,0 +1,105 @@
+import type { Content, Part } from '@google/genai';
+import type { ServerGeminiStreamEvent } from '../events.js';
+import type { TokenUsage } from './usage.js';
+import type { AgentFilesystem, AgentShell } from './workspace-types.js';
+
+/**
+ * What a tool, a dynamic instruction or a feature may use of the agent that owns a session: the reference SDK's
+ * agent surface. `GeminiCliAgent` implements it, so `ctx.agent` is the agent itself.
+ */
+export interface AgentHandle {
+  /** Creates a new, empty session of this agent. */
+  session(options?: { sessionId?: string }): SessionHandle;
+  /** Reopens a stored session of this agent (see `GeminiCliAgent.resumeSession`). */
+  resumeSession(sessionId: string): Promise<SessionHandle>;
+}
+
+/**
+ * What a tool, a dynamic instruction or a feature may use of a session: the reference SDK's session surface plus
+ * read-only state. `GeminiCliSession` implements it, so `ctx.session` is the session itself.
+ */
+export interface SessionHandle {
+  /** The session id. */
+  readonly id: string;
+  /** True while a `sendStream` (or `resolveApprovals`) of this session runs. */
+  readonly streaming: boolean;
+  /** Cumulative token usage of this session object's model calls. */
+  readonly usage: TokenUsage;
+  /** Prepares the session (done lazily by the first `sendStream`). */
+  initialize(signal?: AbortSignal): Promise<void>;
+  /** Sends a prompt and streams the agent's events (see `GeminiCliSession.sendStream`). */
+  sendStream(
+    prompt: string | Part[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<ServerGeminiStreamEvent, void>;
+  /** A copy of the conversation so far. */
+  getHistory(): Content[];
+}
+
+/**
+ * What tools and dynamic instructions receive: a fresh snapshot of the session for each model call or tool call.
+ */
+export interface SessionContext {
+  /** The session's id. */
+  readonly sessionId: string;
+  /** The conversation so far (read-only copy). */
+  readonly transcript: readonly Content[];
+  /** The session's working directory (absolute). */
+  readonly cwd: string;
+  /** ISO time at which this context was built. */
+  readonly timestamp: string;
+  /** Workspace-bound, policy-aware file access. */
+  readonly fs: AgentFilesystem;
+  /** Workspace-bound, policy-aware command execution. */
+  readonly shell: AgentShell;
+  /** The agent that owns the session (the `GeminiCliAgent`). */
+  readonly agent: AgentHandle;
+  /** The session itself (the `GeminiCliSession`). */
+  readonly session: SessionHandle;
+  /** Fires when the current `sendStream` is aborted (or a tool's timeout expires). */
+  readonly signal: AbortSignal;
+}
+
+/** What {@link createSessionContext} needs. */
+export interface SessionContextSource {
+  sessionId: string;
+  /**
+   * The live history. It must only grow (entries appended, never changed or removed): the context's transcript
+   * is the frozen deep copy of its first `history.length` entries as of the call, taken on first access.
+   */
+  history: readonly Content[];
+  cwd: string;
+  fs: AgentFilesystem;
+  shell: AgentShell;
+  agent: AgentHandle;
+  session: SessionHandle;
+}
+
+/**
+ * Builds a fresh, frozen {@link SessionContext}: timestamp now, the given signal, and a `transcript` of the
+ * history as it is now. The transcript is copied lazily (on first access, then cached), because most contexts
+ * (policy checks, tool runs, model calls) never read it; the copy is deep and frozen, so nothing done to it
+ * reaches the live history.
+ */
+export function createSessionContext(
+  source: SessionContextSource,
+  signal: AbortSignal,
+): SessionContext {
+  const { history } = source;
+  const length = history.length;
+  let transcript: readonly Content[] | undefined;
+  return Object.freeze({
+    sessionId: source.sessionId,
+    get transcript(): readonly Content[] {
+      transcript ??= Object.freeze(structuredClone(history.slice(0, length)));
+      return transcript;
+    },
+    cwd: source.cwd,
+    timestamp: new Date().toISOString(),
+    fs: source.fs,
+    shell: source.shell,
+    agent: source.agent,
+    session: source.session,
+    signal,
+  });
+}
