@@ -6,6 +6,7 @@
  *
  * Run: npx tsx examples/approvals.ts   (replays examples/replays/approvals.jsonl unless GEMINI_API_KEY is set)
  */
+import './temp-home.js';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
  * by a new agent. Without GEMINI_API_KEY it replays examples/replays/demo-*.jsonl (no network, no key); with
  * the key it talks to Gemini.
  */
+import './temp-home.js';
 import { fileURLToPath } from 'node:url';
 import {
   GeminiCliAgent,

@@ -5,6 +5,7 @@
  * Run: npx tsx examples/resume.ts
  *      (replays examples/replays/resume-*.jsonl unless GEMINI_API_KEY is set)
  */
+import './temp-home.js';
 import { fileURLToPath } from 'node:url';
 import { GeminiCliAgent } from 'gemini-agent-sdk';
 

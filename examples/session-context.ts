@@ -6,6 +6,7 @@
  * Run: npx tsx examples/session-context.ts
  *      (replays examples/replays/session-context.jsonl unless GEMINI_API_KEY is set)
  */
+import './temp-home.js';
 import { fileURLToPath } from 'node:url';
 import { GeminiCliAgent, tool, z } from 'gemini-agent-sdk';
 

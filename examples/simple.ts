@@ -4,6 +4,7 @@
  *
  * Run: npx tsx examples/simple.ts   (replays examples/replays/simple.jsonl unless GEMINI_API_KEY is set)
  */
+import './temp-home.js';
 import { fileURLToPath } from 'node:url';
 import { GeminiCliAgent } from 'gemini-agent-sdk';
 

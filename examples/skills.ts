@@ -6,6 +6,7 @@
  *
  * Run: npx tsx examples/skills.ts   (replays examples/replays/skills.jsonl unless GEMINI_API_KEY is set)
  */
+import './temp-home.js';
 import { fileURLToPath } from 'node:url';
 import { GeminiCliAgent, skillDir } from 'gemini-agent-sdk';
 

@@ -4,6 +4,7 @@
  *
  * Run: npx tsx examples/tools.ts   (replays examples/replays/tools.jsonl unless GEMINI_API_KEY is set)
  */
+import './temp-home.js';
 import { fileURLToPath } from 'node:url';
 import { GeminiCliAgent, tool, z } from 'gemini-agent-sdk';
 

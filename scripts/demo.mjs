@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run demo`: runs examples/demo.ts with tsx. Without GEMINI_API_KEY the demo replays the recorded
-// responses in examples/replays/ and keeps its sessions in a temporary GEMINI_CLI_HOME (never ~/.gemini).
+// responses in examples/replays/; unless GEMINI_CLI_HOME is set it keeps its sessions in a temporary one (never ~/.gemini).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,9 @@ import process from 'node:process';
 import { URL, fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const live = Boolean(process.env.GEMINI_API_KEY);
 const env = { ...process.env };
 let home;
-if (!live) {
+if (!process.env.GEMINI_CLI_HOME) {
   home = mkdtempSync(join(tmpdir(), 'gemini-agent-demo-'));
   env.GEMINI_CLI_HOME = home;
 }

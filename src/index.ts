@@ -118,6 +118,15 @@ export type { RetryOptions, RetryAttemptInfo } from './model/retry.js';
 export type {
   AgentFilesystem,
   AgentShell,
+  SandboxFilesystem,
+  SandboxShell,
+  ShellProcess,
+  ShellExit,
+  FileStat,
+  FileKind,
+  DirEntry,
+  GlobOptions,
+  PathAccess,
   AgentShellOptions,
   AgentShellResult,
 } from './core/workspace-types.js';

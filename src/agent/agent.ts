@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Part } from '@google/genai';
 import type { AgentHandle } from '../core/session-context.js';
+import type { ServerGeminiStreamEvent } from '../events.js';
 import type { SessionSummary } from '../sessions/session-store.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
@@ -10,7 +12,7 @@ import { GeminiCliSession } from './session.js';
 
 /** Options of {@link GeminiCliAgent.session}. */
 export interface SessionOptions {
-  /** The session id (default: a random UUID). */
+  /** The session id (default: a random UUID). An id that is already stored continues that session. */
   sessionId?: string;
 }
 
@@ -35,14 +37,35 @@ export class GeminiCliAgent implements AgentHandle {
   }
 
   /**
-   * Creates a new, empty session. It is stored (and takes its lease) when it initializes — on the first
-   * `sendStream` or `initialize()`; with a `sessionId` that is already stored that fails with
-   * `SessionExistsError` (continue it with `resumeSession(id)` instead).
+   * Creates a session. It is stored (and takes its lease) when it initializes — on the first `sendStream` or
+   * `initialize()`. Without a `sessionId` it is a new, empty session with a random UUID. With a `sessionId` that is
+   * already stored, it continues that conversation (its history, as `resumeSession(id)` would load it); a stored
+   * session is never started over.
    *
    * @throws ConfigurationError for invalid options (e.g. `Instructions must be a string or a function.`).
    */
   session(options: SessionOptions = {}): GeminiCliSession {
-    return new GeminiCliSession(this, this.getServices(), options.sessionId ?? randomUUID());
+    const services = this.getServices();
+    const chosen = options?.sessionId;
+    if (chosen === undefined) return new GeminiCliSession(this, services, randomUUID());
+    return new GeminiCliSession(this, services, chosen, undefined, true);
+  }
+
+  /**
+   * Sends one prompt in a new session and streams its events (the reference SDK's `agent.sendStream`): the same
+   * as `agent.session().sendStream(prompt, signal)`, with the session closed when the stream ends, however it
+   * ends. Each call is its own conversation; keep a `session()` to continue one.
+   */
+  async *sendStream(
+    prompt: string | Part[],
+    signal?: AbortSignal,
+  ): AsyncGenerator<ServerGeminiStreamEvent, void> {
+    const session = this.session();
+    try {
+      yield* session.sendStream(prompt, signal);
+    } finally {
+      await session.close();
+    }
   }
 
   /**

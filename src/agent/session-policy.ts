@@ -167,11 +167,16 @@ export class SessionPolicy {
     return this.gateImpl;
   }
 
-  /** The check every `ctx.shell` command passes (the same decision as a `run_shell_command` call). */
+  /**
+   * The check every `ctx.shell` command passes. `ctx.shell` is called by the developer's own code (custom tools,
+   * hooks), so only a written rule that denies the command (or asks about it) stops it; commands the model asks
+   * for go through `run_shell_command` and the full policy.
+   */
   get commandCheck(): CommandCheck {
     this.commandCheckImpl ??= async (command, ctx) => {
       const engine = await this.engine(this.hooks.signal());
       this.shellCheck ??= createCommandCheck(engine, {
+        caller: 'developer',
         mode: () => this.currentMode,
         ...(this.agent.onApproval ? { onApproval: this.agent.onApproval } : {}),
         sessionRules: this.rules,

@@ -15,6 +15,7 @@ import { createSessionContext } from '../core/session-context.js';
 import type { SessionApprovalDecision } from './approval-resolution.js';
 import { toParts } from './prompt-parts.js';
 import { noPendingApprovals, SessionPause } from './session-pause.js';
+import { openSessionLog } from './open-session-log.js';
 import type { SessionLog } from '../core/session-log.js';
 import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
 import type { ApprovalMode } from '../policy/policy-rule.js';
@@ -43,7 +44,7 @@ export class GeminiCliSession implements SessionHandle {
   private initializing: Promise<SessionState> | undefined;
   private running = false;
   private modelInfoSent = false;
-  private readonly pause: SessionPause;
+  private pause: SessionPause;
   private closed = false;
   private readonly totalUsage: TokenUsage = emptyUsage();
   private currentPump: EventPump | undefined;
@@ -71,8 +72,14 @@ export class GeminiCliSession implements SessionHandle {
     return session;
   }
 
-  /** @internal Use `agent.session()` / `agent.resumeSession()`. */
-  constructor(agent: AgentHandle, services: AgentServices, id: string, log?: SessionLog) {
+  /** @internal Use `agent.session()` / `agent.resumeSession()`; `chosenId` continues a stored session. */
+  constructor(
+    agent: AgentHandle,
+    services: AgentServices,
+    id: string,
+    log?: SessionLog,
+    private readonly chosenId = false,
+  ) {
     this.agent = agent;
     this.services = services;
     this.id = id;
@@ -313,7 +320,8 @@ export class GeminiCliSession implements SessionHandle {
     });
     const log =
       this.preopenedLog ??
-      (await services.persistence.open(this.id, { resume: false, cwd: workspace.cwd }));
+      (await openSessionLog(services, this.id, { chosenId: this.chosenId, cwd: workspace.cwd }));
+    if (log !== this.preopenedLog) this.pause = new SessionPause(log.pausedTurn);
     services.openSessions.add(this);
     try {
       const history = new ConversationHistory(log.history);

@@ -6,15 +6,15 @@ import {
   type SessionContextSource,
   type SessionHandle,
 } from './session-context.js';
-import type { AgentFilesystem, AgentShell } from './workspace-types.js';
+import type { SandboxFilesystem, SandboxShell } from './workspace-types.js';
 
 function source(history: Content[]): SessionContextSource {
   return {
     sessionId: 's1',
     history,
     cwd: '/tmp/x',
-    fs: {} as AgentFilesystem,
-    shell: {} as AgentShell,
+    fs: {} as SandboxFilesystem,
+    shell: {} as SandboxShell,
     agent: {} as AgentHandle,
     session: {} as SessionHandle,
   };

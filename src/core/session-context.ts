@@ -1,7 +1,7 @@
 import type { Content, Part } from '@google/genai';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { TokenUsage } from './usage.js';
-import type { AgentFilesystem, AgentShell } from './workspace-types.js';
+import type { SandboxFilesystem, SandboxShell } from './workspace-types.js';
 
 /**
  * What a tool, a dynamic instruction or a feature may use of the agent that owns a session: the reference SDK's
@@ -49,9 +49,9 @@ export interface SessionContext {
   /** ISO time at which this context was built. */
   readonly timestamp: string;
   /** Workspace-bound, policy-aware file access. */
-  readonly fs: AgentFilesystem;
+  readonly fs: SandboxFilesystem;
   /** Workspace-bound, policy-aware command execution. */
-  readonly shell: AgentShell;
+  readonly shell: SandboxShell;
   /** The agent that owns the session (the `GeminiCliAgent`). */
   readonly agent: AgentHandle;
   /** The session itself (the `GeminiCliSession`). */
@@ -69,8 +69,8 @@ export interface SessionContextSource {
    */
   history: readonly Content[];
   cwd: string;
-  fs: AgentFilesystem;
-  shell: AgentShell;
+  fs: SandboxFilesystem;
+  shell: SandboxShell;
   agent: AgentHandle;
   session: SessionHandle;
 }

@@ -1,4 +1,4 @@
-/** Options for {@link AgentShell.exec} and {@link AgentShell.start}. */
+/** Options for {@link SandboxShell.exec} and {@link SandboxShell.start}. */
 export interface AgentShellOptions {
   /** Extra environment variables, merged over the process environment. */
   env?: Record<string, string>;
@@ -46,7 +46,7 @@ export interface ShellExit {
   error?: Error;
 }
 
-/** A running command started with {@link AgentShell.start}. */
+/** A running command started with {@link SandboxShell.start}. */
 export interface ShellProcess {
   /** Process id of the `bash` process (also its process-group id). */
   readonly pid: number;
@@ -64,8 +64,22 @@ export interface ShellProcess {
   readonly exited: Promise<ShellExit>;
 }
 
-/** Policy-aware, workspace-bound command execution handed to tools as `ctx.shell`. */
+/**
+ * Command execution as the reference SDK defines it (`exec`, and optionally `start`): the narrow interface to
+ * implement when you mock `ctx.shell`. The SDK's own shell is a {@link SandboxShell}.
+ */
 export interface AgentShell {
+  /**
+   * Runs a command and collects its output. Never throws for a refused, failed, timed-out or aborted command: the
+   * result's `error` says what happened.
+   */
+  exec(command: string, options?: AgentShellOptions): Promise<AgentShellResult>;
+  /** Starts a command with piped stdin and streamed output (the SDK's shell always has it). */
+  start?(command: string, options?: AgentShellOptions): Promise<ShellProcess>;
+}
+
+/** Policy-aware, workspace-bound command execution handed to tools as `ctx.shell`. */
+export interface SandboxShell extends AgentShell {
   /**
    * Runs `bash -c command` in its own process group and collects its output. Never throws for a refused,
    * failed, timed-out or aborted command: the result's `error` says what happened.
@@ -81,7 +95,7 @@ export interface AgentShell {
 /** What kind of thing a path is. */
 export type FileKind = 'file' | 'directory' | 'other';
 
-/** What {@link AgentFilesystem.stat} reports (about the path after following symlinks). */
+/** What {@link SandboxFilesystem.stat} reports (about the path after following symlinks). */
 export interface FileStat {
   /** Absolute real path (symlinks resolved). */
   path: string;
@@ -92,7 +106,7 @@ export interface FileStat {
   mtimeMs: number;
 }
 
-/** One entry of {@link AgentFilesystem.readDir}. */
+/** One entry of {@link SandboxFilesystem.readDir}. */
 export interface DirEntry {
   /** The entry's name inside its directory. */
   name: string;
@@ -104,7 +118,7 @@ export interface DirEntry {
   isSymlink: boolean;
 }
 
-/** Options for {@link AgentFilesystem.glob}. */
+/** Options for {@link SandboxFilesystem.glob}. */
 export interface GlobOptions {
   /** Directory to search from (default: the workspace cwd). Must be readable. */
   cwd?: string;
@@ -125,8 +139,19 @@ export interface GlobOptions {
 /** Whether a path is being accessed for reading or for writing. */
 export type PathAccess = 'read' | 'write';
 
-/** Policy- and workspace-aware file access handed to tools as `ctx.fs`. */
+/**
+ * File access as the reference SDK defines it (`readFile`, `writeFile`): the narrow interface to implement when
+ * you mock `ctx.fs`. The SDK's own file access is a {@link SandboxFilesystem}.
+ */
 export interface AgentFilesystem {
+  /** File text (UTF-8), or null when the file is missing or access is denied. */
+  readFile(path: string): Promise<string | null>;
+  /** Writes text (UTF-8); throws when access is denied. */
+  writeFile(path: string, content: string): Promise<void>;
+}
+
+/** Policy- and workspace-aware file access handed to tools as `ctx.fs`. */
+export interface SandboxFilesystem extends AgentFilesystem {
   /** The workspace directories (writable roots, absolute real paths), cwd first. */
   workspaceDirectories(): readonly string[];
   /**

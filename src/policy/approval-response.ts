@@ -24,11 +24,15 @@ export interface NormalizedApproval {
 /**
  * Asks a human about one call. It may take as long as it needs (there is no timeout); `signal` fires when the
  * stream is aborted, and the call is then cancelled whatever the handler answers.
+ *
+ * The answer is validated when it arrives (anything but an {@link ApprovalResponse} is a `ConfigurationError`).
+ * `Promise<… | string>` is part of the type so that `async () => 'allow'` type-checks without `as const`: TypeScript
+ * widens a literal returned by an async function unless its contextual return type is a plain `Promise`.
  */
 export type ApprovalHandler = (
   request: ApprovalRequest,
   options: { signal: AbortSignal },
-) => ApprovalResponse | Promise<ApprovalResponse>;
+) => ApprovalResponse | Promise<ApprovalResponse | string>;
 
 /** Validates a handler's answer; anything else is a programming error reported as a ConfigurationError. */
 export function normalizeApprovalResponse(value: unknown): NormalizedApproval {

@@ -37,12 +37,31 @@ export interface CommandCheckOptions {
   signal?: AbortSignal | (() => AbortSignal | undefined);
   /** Call ids for approval requests (default `shell-<uuid>`). */
   newCallId?: () => string;
+  /**
+   * `'model'` (default): the full policy, as for a `run_shell_command` call. `'developer'`: the command comes from
+   * the developer's own code (a custom tool or hook calling `ctx.shell`), so only a rule someone wrote — in code or
+   * a policy file, not a built-in default or the mode's default — can deny it or make it ask; everything else runs.
+   */
+  caller?: 'model' | 'developer';
 }
 
 /**
- * The policy side of `ctx.shell`'s {@link CommandCheck}: every command a tool runs is decided like a
- * `run_shell_command` call (`{ command, dir_path: cwd }`), with the same shell analysis. Ask goes to
- * `onApproval`; with no handler it is a deny whose reason is gemini-cli's "requires user confirmation" text.
+ * True when a written rule (not a built-in default) itself made the decision — not the mode's default, and not a
+ * stricter reading of an allow rule (a wrapper or redirection the rule does not cover).
+ */
+function explicitRule(result: PolicyCheckResult): boolean {
+  return (
+    result.rule !== undefined &&
+    result.rule.tier !== 'default' &&
+    result.rule.decision === result.decision
+  );
+}
+
+/**
+ * The policy side of `ctx.shell`'s {@link CommandCheck}: every command is decided like a `run_shell_command` call
+ * (`{ command, dir_path: cwd }`), with the same shell analysis — for developer code (`caller: 'developer'`) only
+ * written rules count. Ask goes to `onApproval`; with no handler it is a deny whose reason is gemini-cli's
+ * "requires user confirmation" text.
  */
 export function createCommandCheck(
   engine: PolicyEngine,
@@ -62,7 +81,9 @@ export function createCommandCheck(
       sessionRules: options.sessionRules,
     });
     options.onCheck?.(command, result);
-    if (result.decision === 'allow') return { decision: 'allow' };
+    if (result.decision === 'allow' || (options.caller === 'developer' && !explicitRule(result))) {
+      return { decision: 'allow' };
+    }
     if (result.decision === 'deny')
       return { decision: 'deny', reason: policyDeniedMessage(result.denyMessage) };
     if (!options.onApproval) {

@@ -39,6 +39,8 @@ export interface CompiledRule {
   readonly denyMessage: string | undefined;
   /** Where the rule came from, e.g. `Default`, `User: /home/me/.gemini/policies/x.toml`, `Session`. */
   readonly source: string;
+  /** The rule's tier: `default` for built-in rules, anything else for rules someone wrote. */
+  readonly tier: PolicyTier;
   /** Insertion order, the last tie-break. */
   readonly order: number;
 }
@@ -179,6 +181,7 @@ export function compileRule(
         allowRedirection: rule.allowRedirection ?? false,
         denyMessage: rule.denyMessage,
         source: origin.source,
+        tier: origin.tier,
         order: order + compiled.length,
       });
     }

@@ -8,7 +8,7 @@ import {
 } from './compiled-rule.js';
 import { DEFAULT_POLICY_RULES } from './default-rules.js';
 import type { PolicySource } from './policy-file.js';
-import type { ApprovalMode, PolicyDecision, PolicyRule } from './policy-rule.js';
+import type { ApprovalMode, PolicyDecision, PolicyRule, PolicyTier } from './policy-rule.js';
 import type { SessionRules } from './session-rules.js';
 import { loadBashParser } from './bash-parser.js';
 import { checkShellCommand, type RuleVerdict, type ShellStep } from './shell-check.js';
@@ -48,6 +48,8 @@ export interface PolicyRuleInfo {
   /** Final priority (tier + priority / 1000). */
   priority: number;
   source: string;
+  /** The rule's tier: `default` for the built-in rules, anything else for rules someone wrote (code or files). */
+  tier: PolicyTier;
   argsPattern: string | undefined;
   modes: readonly ApprovalMode[] | undefined;
   kinds: readonly string[] | undefined;
@@ -110,6 +112,7 @@ function info(rule: CompiledRule): PolicyRuleInfo {
     decision: rule.decision,
     priority: rule.priority,
     source: rule.source,
+    tier: rule.tier,
     argsPattern: rule.argsPattern?.source,
     modes: rule.modes,
     kinds: rule.kinds,

@@ -2,7 +2,7 @@ import type { SessionContext } from '../core/session-context.js';
 import { InternalError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import type { AgentTool } from '../core/agent-tool.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import {
   createActivateSkillTool,
   skillApprovalDetails,
@@ -26,7 +26,7 @@ export interface SkillsFeatureOptions extends Omit<SkillDiscoveryOptions, 'signa
 
 /** The part of a session's workspace the feature needs: its `fs` (to recognise `ctx.fs`) and read-only roots. */
 export interface SkillsWorkspace {
-  readonly fs: AgentFilesystem;
+  readonly fs: SandboxFilesystem;
   addReadOnlyRoot(target: string): string;
 }
 
@@ -79,7 +79,7 @@ export function createSkillsFeature(options: SkillsFeatureOptions): SkillsFeatur
   const listingDisabled = ['0', 'false'].includes(
     (env['GEMINI_PROMPT_AGENTSKILLS'] ?? '').toLowerCase(),
   );
-  const workspaces = new WeakMap<AgentFilesystem, SkillsWorkspace>();
+  const workspaces = new WeakMap<SandboxFilesystem, SkillsWorkspace>();
   let pending: Promise<SkillManager> | undefined;
   let manager: SkillManager | undefined;
 

@@ -5,7 +5,7 @@ import { ChunkQueue } from './chunk-queue.js';
 import { killProcessTree } from './process-tree.js';
 import type { AgentShellOptions, ShellExit, ShellProcess } from '../core/workspace-types.js';
 
-/** A streaming command started by `AgentShell.start`: piped stdin, streamed stdout / stderr. */
+/** A streaming command started by `SandboxShell.start`: piped stdin, streamed stdout / stderr. */
 export class ShellProcessHandle implements ShellProcess {
   readonly pid: number;
   readonly stdout: AsyncIterable<string>;

@@ -1,4 +1,4 @@
-import type { AgentShell, AgentShellOptions, AgentShellResult } from '../core/workspace-types.js';
+import type { SandboxShell, AgentShellOptions, AgentShellResult } from '../core/workspace-types.js';
 import { WorkspaceShell } from './workspace-shell.js';
 
 /**
@@ -7,7 +7,7 @@ import { WorkspaceShell } from './workspace-shell.js';
  * not the SDK's own fall back to their checked `exec`.
  */
 export function execWithoutCommandCheck(
-  shell: AgentShell,
+  shell: SandboxShell,
   command: string,
   options: AgentShellOptions = {},
 ): Promise<AgentShellResult> {

@@ -6,7 +6,7 @@ import { compileGlob } from './glob-pattern.js';
 import { isBlockedSegment, type PathGuard } from './path-guard.js';
 import { WorkspaceAccessError } from './workspace-access-error.js';
 import type {
-  AgentFilesystem,
+  SandboxFilesystem,
   DirEntry,
   FileKind,
   FileStat,
@@ -24,10 +24,10 @@ function kindOf(info: { isFile(): boolean; isDirectory(): boolean }): FileKind {
 }
 
 /**
- * The workspace-bound {@link AgentFilesystem}: every path goes through the {@link PathGuard} and every
+ * The workspace-bound {@link SandboxFilesystem}: every path goes through the {@link PathGuard} and every
  * operation acts on the real path the guard approved.
  */
-export class WorkspaceFilesystem implements AgentFilesystem {
+export class WorkspaceFilesystem implements SandboxFilesystem {
   constructor(
     private readonly guard: PathGuard,
     private readonly logger: Logger,

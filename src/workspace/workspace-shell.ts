@@ -8,7 +8,7 @@ import { killProcessTree } from './process-tree.js';
 import { ShellProcessHandle } from './shell-process.js';
 import { WorkspaceAccessError } from './workspace-access-error.js';
 import type {
-  AgentShell,
+  SandboxShell,
   AgentShellOptions,
   AgentShellResult,
   ShellProcess,
@@ -65,8 +65,8 @@ interface Prepared {
   env: NodeJS.ProcessEnv;
 }
 
-/** The workspace-bound {@link AgentShell}: `bash -c` in its own process group, policy-checked. */
-export class WorkspaceShell implements AgentShell {
+/** The workspace-bound {@link SandboxShell}: `bash -c` in its own process group, policy-checked. */
+export class WorkspaceShell implements SandboxShell {
   constructor(private readonly config: WorkspaceShellConfig) {}
 
   private async prepare(options: AgentShellOptions): Promise<Prepared> {

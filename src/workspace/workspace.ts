@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigurationError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { PathGuard, type WorkspaceRoot } from './path-guard.js';
-import type { AgentFilesystem, AgentShell } from '../core/workspace-types.js';
+import type { SandboxFilesystem, SandboxShell } from '../core/workspace-types.js';
 import { WorkspaceFilesystem } from './workspace-filesystem.js';
 import { allowAllCommands, WorkspaceShell, type CommandCheck } from './workspace-shell.js';
 
@@ -28,9 +28,9 @@ export interface Workspace {
   /** Every root, writable ones first (absolute real paths). */
   readonly roots: readonly WorkspaceRoot[];
   /** Workspace-bound file access (`ctx.fs`). */
-  readonly fs: AgentFilesystem;
+  readonly fs: SandboxFilesystem;
   /** Workspace-bound, policy-checked commands (`ctx.shell`). */
-  readonly shell: AgentShell;
+  readonly shell: SandboxShell;
   /**
    * Runs a command without the command check (the `cwd` boundary still holds). Only for
    * `run_shell_command`, whose call the scheduler's policy already approved.

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,11 +18,11 @@ afterEach(async () => {
 });
 
 /** Runs an example file on its bundled replay (no key in the environment) and returns its stdout. */
-async function runExample(name: string): Promise<string> {
+async function runExample(name: string, env = cleanEnv(project)): Promise<string> {
   const { stdout, stderr } = await promisify(execFile)(
     process.execPath,
     [TSX, '--tsconfig', TSCONFIG, join(ROOT, 'examples', name)],
-    { cwd: ROOT, env: cleanEnv(project), timeout: 60_000 },
+    { cwd: ROOT, env, timeout: 60_000 },
   );
   expect(stderr).toBe('');
   return stdout;
@@ -33,6 +34,13 @@ describe('examples run on their bundled replays without a key', () => {
     expect(out).toContain('[tool] read_file {"file_path":"package.json"}');
     expect(out).toContain('[tool] read_file → ok');
     expect(out).toContain('This project is **gemini-agent-sdk**');
+  });
+
+  it('without GEMINI_CLI_HOME an example stores its sessions in a temp home, never in ~/.gemini', async () => {
+    const env = cleanEnv(project);
+    delete env['GEMINI_CLI_HOME'];
+    expect(await runExample('resume.ts', env)).toContain('The word was BANANA.');
+    expect(await readdir(project.home)).toEqual([]);
   });
 
   it('tools.ts runs the add tool with the model arguments', async () => {

@@ -344,4 +344,26 @@ describe('durable approvals: pause, restart, resolve', () => {
     expect(await runCount(ws.runs)).toBe(1);
     for (const s of [seen, expired, denied, undecided, allowed]) await s.session.close();
   });
+
+  it('session({ sessionId }) of a paused session continues it: the held calls still wait', async () => {
+    const ws = await workspace();
+    const pausing = new GeminiCliAgent({
+      ...agentOptions(ws.dir, ws.runs),
+      contentGenerator: new ScriptedModel([
+        callTurn({ name: 'append_note', args: { text: 'hi' }, id: 'n-1' }),
+      ]),
+    });
+    const first = pausing.session({ sessionId: 'chosen-paused' });
+    expect((await drain(first.sendStream('Note it.'))).at(-1)?.type).toBe('approval_required');
+    await first.close();
+
+    const model = new ScriptedModel([textTurn('ok')]);
+    const again = new GeminiCliAgent({ ...agentOptions(ws.dir, ws.runs), contentGenerator: model });
+    const session = again.session({ sessionId: 'chosen-paused' });
+    await session.initialize();
+    expect(session.pendingApprovals).toMatchObject([{ callId: 'append_note__n-1' }]);
+    await drain(session.resolveApprovals([{ callId: 'append_note__n-1', decision: 'allow' }]));
+    expect(await runCount(ws.runs)).toBe(1);
+    await session.close();
+  });
 });

@@ -157,7 +157,30 @@ describe('ctx.shell from a custom tool', () => {
     ]);
   });
 
-  it('asks onApproval (with a tool_call_confirmation event) and is denied headless', async () => {
+  it('developer code: what the defaults would ask about runs, with nobody to ask', async () => {
+    const cwd = await tempWorkspace('ctx-dev');
+    const results: AgentShellResult[] = [];
+    const session = new GeminiCliAgent({
+      contentGenerator: new ScriptedModel([callTurn({ name: 'run_script' }), textTurn('ok')]),
+      retry: false,
+      cwd,
+      skillDiscovery: false,
+      tools: [shellTool(['touch made', 'echo "Hello from SDK Shell" > greeting'], results)],
+    }).session();
+    await drain(session.sendStream('go'));
+    expect(results.map((r) => [r.exitCode, r.error])).toEqual([
+      [0, undefined],
+      [0, undefined],
+    ]);
+    expect((await readdir(cwd)).sort()).toEqual(['greeting', 'made']);
+    // The model's own run_shell_command still meets the full policy (it asks, so headless it is refused).
+    expect(
+      (await session.policy.explain({ name: 'run_shell_command', args: { command: 'touch x' } }))
+        .decision,
+    ).toBe('ask_user');
+  });
+
+  it('an ask_user rule someone wrote asks onApproval (with a tool_call_confirmation event), denied headless', async () => {
     const cwd = await tempWorkspace('ctx-ask');
     const asked: ApprovalRequest[] = [];
     const results: AgentShellResult[] = [];
@@ -167,6 +190,9 @@ describe('ctx.shell from a custom tool', () => {
       retry: false,
       cwd,
       skillDiscovery: false,
+      policy: {
+        rules: [{ toolName: 'run_shell_command', commandPrefix: 'touch', decision: 'ask_user' }],
+      },
       tools: [shellTool(['touch made'], results)],
     };
     const session = new GeminiCliAgent({

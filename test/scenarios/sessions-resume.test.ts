@@ -8,7 +8,6 @@ import {
   GeminiCliAgent,
   MemorySessionStore,
   SessionError,
-  SessionExistsError,
   SessionNotFoundError,
   tool,
   z,
@@ -80,15 +79,37 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
     });
     await resumed.close();
 
-    // A fresh agent (a restart) resumes the four turns; a new session may not reuse the stored id.
+    // A fresh agent (a restart) resumes the four turns; session({ sessionId }) of a stored id continues it too.
     const again = await new GeminiCliAgent(options).resumeSession('resume-test-fixed-id');
     expect(again.getHistory()).toEqual(resumed.getHistory());
     await again.close();
     const reuse = new GeminiCliAgent(options).session({ sessionId: 'resume-test-fixed-id' });
-    const error = await reuse.initialize().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(SessionExistsError);
-    expect(error).toMatchObject({ code: 'SESSION_EXISTS' });
-    expect((error as Error).message).toContain('agent.resumeSession("resume-test-fixed-id")');
+    await reuse.initialize();
+    expect(reuse.getHistory()).toEqual(resumed.getHistory());
+    expect(await drain(reuse.sendStream('And once more?'))).toContain('BANANA');
+    expect(reuse.getHistory()).toHaveLength(6);
+    await reuse.close();
+    const stored = await new GeminiCliAgent(options).resumeSession('resume-test-fixed-id');
+    expect(stored.getHistory()).toEqual(reuse.getHistory());
+    await stored.close();
+  });
+
+  it('session({ sessionId }) of an id this agent holds idle takes it over; a new id starts empty', async () => {
+    const cwd = await project();
+    const agent = new GeminiCliAgent({ cwd, fakeResponses: fixture('agent-resume-session') });
+    const first = agent.session({ sessionId: 'chosen-id' });
+    await drain(first.sendStream('What is the word?'));
+    const second = agent.session({ sessionId: 'chosen-id' });
+    await second.initialize();
+    expect(second.getHistory()).toEqual(first.getHistory());
+    await expect(drain(first.sendStream('still there?'))).rejects.toMatchObject({
+      code: 'SESSION_CLOSED',
+    });
+    await second.close();
+    const fresh = agent.session({ sessionId: 'another-id' });
+    await fresh.initialize();
+    expect(fresh.getHistory()).toEqual([]);
+    await fresh.close();
   });
 
   it('resumeSession errors are the reference ones', async () => {

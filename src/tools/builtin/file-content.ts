@@ -1,6 +1,6 @@
 import type { Part } from '@google/genai';
 import path from 'node:path';
-import type { AgentFilesystem } from '../../core/workspace-types.js';
+import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import { decodeText, detectFileType, mediaMimeType } from './file-types.js';
 import { toPosix } from './tool-paths.js';
 
@@ -31,7 +31,7 @@ export interface ProcessedFile {
  * data; text sliced to the range (default the first 2000 lines) with over-long lines cut.
  */
 export async function processFileContent(
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
   filePath: string,
   rootDirectory: string,
   startLine?: number,

@@ -1,4 +1,4 @@
-import type { AgentFilesystem } from '../../core/workspace-types.js';
+import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import type { ToolResult } from '../../core/agent-tool.js';
 
 /** One matching (or context) line. */
@@ -25,7 +25,7 @@ function groupByFile(matches: GrepMatch[]): Map<string, GrepMatch[]> {
 
 /** gemini-cli's "greedy grep": with 1–3 matches, show 50 (one match) or 15 lines of context around each. */
 async function addAutoContext(
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
   groups: Map<string, GrepMatch[]>,
   matchCount: number,
 ): Promise<void> {
@@ -66,7 +66,7 @@ async function addAutoContext(
 
 /** Formats grep results exactly as gemini-cli's `formatGrepResults`. */
 export async function formatGrepResults(
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
   allMatches: GrepMatch[],
   params: { pattern: string; names_only?: boolean | undefined },
   location: string,

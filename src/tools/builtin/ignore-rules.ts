@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentFilesystem } from '../../core/workspace-types.js';
+import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import { compileGlob, type CompiledGlob } from '../../workspace/glob-pattern.js';
 
 /** Which ignore files to honour (gemini-cli's `file_filtering_options`). */
@@ -43,7 +43,7 @@ export class IgnoreRules {
 
   /** Reads the ignore files the options ask for. */
   static async load(
-    fs: AgentFilesystem,
+    fs: SandboxFilesystem,
     roots: readonly string[],
     filtering: FileFiltering,
   ): Promise<IgnoreRules> {

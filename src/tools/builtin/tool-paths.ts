@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AgentFilesystem } from '../../core/workspace-types.js';
+import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import { WorkspaceAccessError } from '../../workspace/workspace-access-error.js';
 import { errorResult } from './builtin-tool.js';
 import type { ToolResult } from '../../core/agent-tool.js';
@@ -13,7 +13,7 @@ export const PATH_NOT_IN_WORKSPACE = 'path_not_in_workspace';
  * `{ error }` result saying why the workspace refused it.
  */
 export async function resolveToolPath(
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
   input: string,
   access: 'read' | 'write',
   display = 'Path not in workspace.',
