@@ -170,6 +170,27 @@ export type {
   SessionPolicyState,
 } from './agent/session-policy.js';
 
+export { loadSettings, SETTINGS_SOURCES } from './settings/load-settings.js';
+export type {
+  LoadedSettings,
+  LoadedSettingsFile,
+  LoadSettingsOptions,
+  SettingsScope,
+  SettingsSource,
+} from './settings/load-settings.js';
+export { Settings, DEFAULT_SETTINGS } from './settings/settings-schema.js';
+export type { McpServerSettings, HookDefinitionSettings } from './settings/settings-schema.js';
+export type { SettingsWarning } from './settings/settings-file.js';
+export { SettingsFileError } from './settings/settings-errors.js';
+export { resolveFolderTrust } from './settings/folder-trust.js';
+export type {
+  FolderTrust,
+  FolderTrustOptions,
+  TrustSource,
+  TrustLevel,
+} from './settings/folder-trust.js';
+export type { AgentSettingsOptions } from './agent/agent-settings.js';
+
 export { createContentGenerator } from './model/create-content-generator.js';
 export type { CreateContentGeneratorOptions } from './model/create-content-generator.js';
 export { DEFAULT_MODEL, resolveModel } from './model/models.js';

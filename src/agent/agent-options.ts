@@ -12,6 +12,7 @@ import type { PolicyOptions } from '../policy/policy-options.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { SystemInstructions } from './instructions.js';
 import type { SystemPromptOption } from './system-prompt.js';
+import type { AgentSettingsOptions } from './agent-settings.js';
 
 /** Stop conditions and time limits. */
 export interface AgentLimits {
@@ -52,11 +53,19 @@ export interface GeminiCliAgentOptions {
    */
   skillDiscovery?: boolean | SkillDiscoveryTiers;
   /**
-   * Whether `cwd` is a trusted folder (workspace skills load only then). Default: gemini-cli's
-   * `~/.gemini/trustedFolders.json`.
+   * Whether `cwd` is a trusted folder: only then do the workspace's settings, skills and context files load.
+   * Default: gemini-cli's rules (`GEMINI_CLI_TRUST_WORKSPACE`, `security.folderTrust.enabled`,
+   * `~/.gemini/trustedFolders.json`); with no matching rule, untrusted.
    */
   trustWorkspace?: boolean;
-  /** Gemini model id (default `gemini-2.5-pro`; `auto*` aliases mean the default). */
+  /**
+   * gemini-cli's `settings.json` files (system defaults, `~/.gemini/settings.json`, the workspace's
+   * `.gemini/settings.json` in a trusted folder, `/etc/gemini-cli/settings.json`), merged as gemini-cli merges
+   * them. Default: all are read. `false` reads none; `{ sources }` picks them. Explicit options always beat the
+   * settings (docs/configuration.md lists the keys that are honoured).
+   */
+  settings?: false | AgentSettingsOptions;
+  /** Gemini model id or alias (default: `model.name` from the settings, else `gemini-2.5-pro`). */
   model?: string;
   /** Working directory of the sessions (default `process.cwd()`); tools' `ctx.fs` / `ctx.shell` stay inside. */
   cwd?: string;

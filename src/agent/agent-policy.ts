@@ -32,6 +32,8 @@ export const CONSENTED_SKILLS_PRIORITY = 55;
 export interface AgentPolicyOptions {
   /** The `policy` option. */
   policy: PolicyOptions | undefined;
+  /** Rules derived from the settings (`tools.exclude`, `tools.allowed`, …), in the user tier. */
+  settingsSources?: PolicySource[];
   /** The `onApproval` option. */
   onApproval: ApprovalHandler | undefined;
   /** The `approvals` option (default `ask`). */
@@ -162,7 +164,11 @@ export function createAgentPolicy(options: AgentPolicyOptions): AgentPolicy {
     return new PolicyEngine({
       ...(policy.mode ? { mode: policy.mode } : {}),
       rules: policy.rules ?? [],
-      sources: [sdkDefaultRules(options.customToolNames, skills, options.logger), ...sources],
+      sources: [
+        sdkDefaultRules(options.customToolNames, skills, options.logger),
+        ...(options.settingsSources ?? []),
+        ...sources,
+      ],
       logger: options.logger,
     });
   };

@@ -26,6 +26,14 @@ import {
   type SystemPromptOption,
   type SystemSectionProvider,
 } from './system-prompt.js';
+import type { LoadedSettings } from '../settings/load-settings.js';
+import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js';
+import type { AgentTool } from '../tools/types.js';
+import {
+  loadAgentSettings,
+  settingsIncludeDirectories,
+  settingsMaxTurns,
+} from './agent-settings.js';
 
 /** Default `limits.maxTurns`. */
 export const DEFAULT_MAX_TURNS = 100;
@@ -84,6 +92,8 @@ export interface AgentServices {
   cwd: string;
   /** Skills: discovery, the `activate_skill` tool and the `<available_skills>` section. */
   skills: SkillsFeature;
+  /** gemini-cli's settings files, merged, and the folder trust (features read their keys here). */
+  settings: LoadedSettings;
 }
 
 /**
@@ -99,17 +109,34 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   if (!Array.isArray(tools)) {
     throw new ConfigurationError('The tools option must be an array of tools made with tool().');
   }
+  const settings = loadAgentSettings(options.settings, {
+    cwd,
+    trustWorkspace: options.trustWorkspace,
+    logger,
+  });
+  const merged = settings.merged;
   const skills = createSkillsFeature({
     cwd,
     references: validateSkillReferences(options.skills),
     ...(options.skillDiscovery === undefined ? {} : { discovery: options.skillDiscovery }),
-    ...(options.trustWorkspace === undefined ? {} : { trusted: options.trustWorkspace }),
+    trusted: settings.trust.trusted,
     logger,
   });
-  const builtinTools = createBuiltinTools(options.builtinTools ?? 'all');
+  const builtinTools = filterBuiltinTools(
+    createBuiltinTools(options.builtinTools ?? 'all'),
+    merged.tools?.core,
+    merged.tools?.exclude,
+  );
   const customTools = tools.map((t) => (isAgentTool(t) ? t : sdkToolToAgentTool(t)));
+  const defaultMode = merged.general?.defaultApprovalMode;
   const policy = createAgentPolicy({
-    policy: options.policy,
+    policy:
+      options.policy?.mode === undefined && defaultMode !== undefined && defaultMode !== 'default'
+        ? { ...options.policy, mode: defaultMode }
+        : options.policy,
+    settingsSources: settingsPolicySources(merged, {
+      customToolNames: customTools.map((t) => t.name),
+    }),
     onApproval: options.onApproval,
     approvals: options.approvals,
     cwd,
@@ -126,7 +153,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   return {
     instructions,
     systemPrompt: validateSystemPrompt(options.systemPrompt),
-    modelName: resolveModel(options.model),
+    modelName: resolveModel(options.model ?? merged.model?.name),
     createModel: (hooks) => createModelFor(options, logger, hooks),
     toolProviders: [
       staticToolProvider(builtinTools),
@@ -142,17 +169,39 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     createWorkspace: (commandCheck) =>
       createWorkspace({
         cwd,
-        includeDirectories: options.includeDirectories ?? [],
+        includeDirectories: [
+          ...settingsIncludeDirectories(merged, cwd),
+          ...(options.includeDirectories ?? []),
+        ],
         logger,
         ...(commandCheck ? { commandCheck } : {}),
       }),
     initializers: [(init) => skills.initializeSession(init)],
-    limits: validateLimits(options.limits),
+    limits: validateLimits({
+      ...options.limits,
+      maxTurns: options.limits?.maxTurns ?? settingsMaxTurns(merged),
+    }),
     generationConfig: options.generationConfig,
     logger,
     cwd,
     skills,
+    settings,
   };
+}
+
+/**
+ * gemini-cli registers a built-in tool only when `tools.core` (if set) names it and `tools.exclude` does not.
+ */
+function filterBuiltinTools(
+  tools: AgentTool[],
+  core: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): AgentTool[] {
+  const allowed = core === undefined ? undefined : toolNamesOf(core);
+  const excluded = toolNamesOf(exclude ?? []);
+  return tools.filter(
+    (t) => (allowed === undefined || allowed.has(t.name)) && !excluded.has(t.name),
+  );
 }
 
 function validateSkillReferences(skills: GeminiCliAgentOptions['skills']): SkillReference[] {

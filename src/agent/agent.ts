@@ -6,6 +6,7 @@ import type { AgentHandle } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { SessionSummary } from '../sessions/session-store.js';
 import type { SkillManager } from '../skills/skill-manager.js';
+import type { LoadedSettings } from '../settings/load-settings.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
 import { GeminiCliSession } from './session.js';
@@ -108,6 +109,16 @@ export class GeminiCliAgent implements AgentHandle {
    */
   async skills(signal?: AbortSignal): Promise<SkillManager> {
     return this.getServices().skills.load(signal);
+  }
+
+  /**
+   * gemini-cli's settings as this agent loaded them (see the `settings` option): the merged values, the files
+   * read, folder trust and the warnings about ignored keys. Loaded once, with the first session.
+   *
+   * @throws SettingsFileError for a malformed settings or trusted-folders file.
+   */
+  get settings(): LoadedSettings {
+    return this.getServices().settings;
   }
 
   /** The project folder sessions are stored under: `cwd` as the sessions' workspaces resolve it. */

@@ -20,13 +20,6 @@ export {
 } from './skill-loader.js';
 export { getFolderStructure, type FolderStructureOptions } from './folder-structure.js';
 export {
-  readFolderTrust,
-  trustedFoldersPath,
-  TrustedFoldersFile,
-  TrustLevel,
-  type TrustedFoldersLocation,
-} from './trusted-folders.js';
-export {
   discoverSkills,
   resolveSkillsHome,
   type ExtensionSkills,

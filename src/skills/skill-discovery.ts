@@ -4,7 +4,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { SkillDefinition, SkillSource } from './skill-definition.js';
 import { loadSkillsFromDir } from './skill-loader.js';
 import type { SkillReference } from './skill-reference.js';
-import { readFolderTrust } from './trusted-folders.js';
+import { resolveFolderTrust } from '../settings/folder-trust.js';
 
 /** Skills an extension contributes (tier 2). Extensions themselves are loaded elsewhere. */
 export interface ExtensionSkills {
@@ -38,8 +38,8 @@ export interface SkillDiscoveryOptions {
    */
   discovery?: boolean | SkillDiscoveryTiers;
   /**
-   * Whether `cwd` is trusted (workspace skills load only then). Default: what gemini-cli's
-   * `trustedFolders.json` says (`TRUST_FOLDER` / `TRUST_PARENT` rules); with no matching rule, untrusted.
+   * Whether `cwd` is trusted (workspace skills load only then). Default: gemini-cli's trust rules
+   * (`GEMINI_CLI_TRUST_WORKSPACE`, `trustedFolders.json`); with no matching rule, untrusted.
    */
   trusted?: boolean;
   /** Home directory holding `.gemini/` and `.agents/`. Default `GEMINI_CLI_HOME`, else the OS home. */
@@ -111,7 +111,7 @@ export async function discoverSkills(options: SkillDiscoveryOptions): Promise<Sk
     }
   }
   if (workspaceTier) {
-    const trusted = options.trusted ?? (await readFolderTrust(cwd, { home, env }, logger)) === true;
+    const trusted = options.trusted ?? resolveFolderTrust({ folder: cwd, home, env }).trusted;
     if (trusted) {
       for (const dir of [join(cwd, '.gemini', 'skills'), join(cwd, '.agents', 'skills')]) {
         tiers.push({ source: 'workspace', dir, explicit: false, followSymlinks: false });

@@ -42,6 +42,8 @@ export function cleanEnv(
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: project.home,
     GEMINI_CLI_HOME: project.home,
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(project.home, 'etc', 'settings.json'),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(project.home, 'etc', 'system-defaults.json'),
     ...extra,
   };
 }

@@ -1,0 +1,429 @@
+/**
+ * The situations recorded from gemini 0.61 (scripts/gemini-reference/record.ts) and replayed against
+ * gemini-agent by the parity tests. Paths are relative to a temp root: `home/` is HOME, `proj/` the project.
+ */
+import type { Scenario } from './reference.js';
+
+const TRUST_PROJ = { 'home/.gemini/trustedFolders.json': { '<ROOT>/proj': 'TRUST_FOLDER' } };
+const API_KEY_AUTH = {
+  'home/.gemini/settings.json': { security: { auth: { selectedType: 'gemini-api-key' } } },
+};
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'memory-basic',
+    about:
+      'Global and project GEMINI.md; the default request shape for gemini-2.5-pro in a trusted folder.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'home/.gemini/GEMINI.md': 'Global rule: answer briefly.\n',
+      'proj/GEMINI.md': 'Project rule: use TypeScript.\n',
+      'proj/src/index.ts': 'export {};\n',
+      'proj/README.md': '# proj\n',
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hello', '-o', 'json'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'untrusted-headless',
+    about: 'Headless run in a folder with no trust rule: gemini refuses.',
+    files: { ...API_KEY_AUTH },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hello'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'tools-yolo',
+    about: 'Tools offered under --yolo.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hello', '--yolo'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'policy-user-deny-rm',
+    about:
+      'A user policy denying rm under --yolo: the shell call is refused and the file survives.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'home/.gemini/policies/deny.toml':
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 500\n',
+      'proj/victim.txt': 'keep me\n',
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'delete victim.txt', '--yolo', '-o', 'json'],
+    turns: [
+      { calls: [{ name: 'run_shell_command', args: { command: 'rm victim.txt' } }] },
+      { text: 'I could not delete it.' },
+    ],
+    check: ['proj/victim.txt'],
+  },
+];
+
+/** gemini routes `auto*` models with a classifier call first; a 400 makes it fall back to the default route. */
+const CLASSIFIER_FAILS: Scenario['turns'] = [{ status: 400 }, { text: 'Hi!' }];
+
+const hi = (model: string, extra: Partial<Scenario> = {}): Scenario => ({
+  name: `model-${model}`,
+  about: `How -m ${model} is resolved and which generationConfig it gets.`,
+  files: { ...API_KEY_AUTH, ...TRUST_PROJ },
+  args: ['-m', model, '-p', 'hi'],
+  turns: [{ text: 'Hi!' }],
+  ...extra,
+});
+
+SCENARIOS.push(
+  hi('auto', { turns: CLASSIFIER_FAILS }),
+  hi('pro'),
+  hi('flash'),
+  hi('flash-lite'),
+  hi('auto-gemini-2.5', { turns: CLASSIFIER_FAILS }),
+  hi('auto-gemini-3', { turns: CLASSIFIER_FAILS }),
+  hi('gemini-2.5-flash'),
+  hi('gemini-2.0-flash'),
+  hi('gemini-3-pro-preview'),
+  {
+    name: 'model-default',
+    about: 'No -m and no settings: the default model.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ },
+    args: ['-p', 'hi'],
+    turns: CLASSIFIER_FAILS,
+  },
+  {
+    name: 'model-precedence',
+    about: 'settings model.name < GEMINI_MODEL < -m; here settings and GEMINI_MODEL only.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        model: { name: 'gemini-2.5-flash-lite' },
+      },
+      ...TRUST_PROJ,
+    },
+    args: ['-p', 'hi'],
+    env: { GEMINI_MODEL: 'gemini-2.5-pro' },
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'settings-model-name',
+    about: 'model.name from the user settings, with a $VAR reference and comments in the file.',
+    files: {
+      'home/.gemini/settings.json':
+        '{\n  // user settings\n  "security": { "auth": { "selectedType": "gemini-api-key" } },\n  "model": { "name": "${MY_MODEL:-gemini-2.5-pro}" } /* default pro */\n}\n',
+      ...TRUST_PROJ,
+    },
+    args: ['-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'settings-workspace-trusted',
+    about: 'Workspace .gemini/settings.json in a trusted folder overrides the user file.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        model: { name: 'gemini-2.5-pro' },
+      },
+      'proj/.gemini/settings.json': { model: { name: 'gemini-2.5-flash-lite' } },
+      ...TRUST_PROJ,
+    },
+    args: ['-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'settings-skip-trust',
+    about: '--skip-trust trusts the folder for this run: workspace settings apply.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        model: { name: 'gemini-2.5-pro' },
+      },
+      'proj/.gemini/settings.json': { model: { name: 'gemini-2.5-flash-lite' } },
+    },
+    args: ['-p', 'hi', '--skip-trust'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'settings-folder-trust-off',
+    about: 'security.folderTrust.enabled false: every folder is trusted, headless runs.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+      },
+      'proj/.gemini/settings.json': { model: { name: 'gemini-2.5-flash-lite' } },
+    },
+    args: ['-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'settings-malformed',
+    about: 'A trailing comma in the user settings file.',
+    files: {
+      'home/.gemini/settings.json':
+        '{\n  "security": { "auth": { "selectedType": "gemini-api-key" } },\n  "model": { "name": "gemini-2.5-pro" },\n}\n',
+      ...TRUST_PROJ,
+    },
+    args: ['-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'settings-invalid-values',
+    about: 'Unknown keys and values of the wrong type in the user settings.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        model: { name: 'gemini-2.5-pro', maxSessionTurns: 'lots', nmae: 'typo' },
+        totallyUnknown: true,
+      },
+      ...TRUST_PROJ,
+    },
+    args: ['-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'trusted-folders-malformed',
+    about: 'trustedFolders.json with an unknown trust level.',
+    files: {
+      ...API_KEY_AUTH,
+      'home/.gemini/trustedFolders.json': { '<ROOT>/proj': 'TRUST_ALL' },
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'memory-hierarchy',
+    about:
+      'GEMINI.md files from the git root down to cwd and below it, an @import, a custom fileName list, global memory.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        context: { fileName: ['AGENTS.md', 'GEMINI.md'] },
+      },
+      'home/.gemini/trustedFolders.json': { '<ROOT>/repo': 'TRUST_FOLDER' },
+      'home/.gemini/AGENTS.md': 'Global agents rule.\n',
+      'repo/.git/HEAD': 'ref: refs/heads/main\n',
+      'repo/GEMINI.md': 'Repo root rule. See @./docs/style.md\n',
+      'repo/docs/style.md': 'Style: tabs.\n',
+      'repo/pkg/AGENTS.md': 'Package agents rule.\n',
+      'repo/pkg/GEMINI.md': 'Package gemini rule.\n',
+      'repo/pkg/sub/GEMINI.md': 'Sub folder rule.\n',
+      'repo/pkg/node_modules/dep/GEMINI.md': 'Must not load.\n',
+      'repo/pkg/src/a.ts': 'export {};\n',
+      'outside/GEMINI.md': 'Above the git root: must not load.\n',
+    },
+    cwd: 'repo/pkg',
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'memory-import-cycle',
+    about: 'GEMINI.md importing a file that imports it back, and a missing import.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'proj/GEMINI.md': 'Top. @./a.md and @./missing.md\n',
+      'proj/a.md': 'A imports top: @./GEMINI.md\n',
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hi'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'tools-settings',
+    about: 'tools.exclude and tools.core in the settings: the offered tools under --yolo.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        tools: {
+          exclude: ['glob'],
+          core: ['read_file', 'glob', 'run_shell_command', 'write_file'],
+        },
+      },
+      ...TRUST_PROJ,
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hi', '--yolo'],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'tools-allowed-shell',
+    about:
+      'tools.allowed with run_shell_command(echo) in headless default mode: echo runs, ls is refused.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        tools: { allowed: ['run_shell_command(echo)'] },
+      },
+      ...TRUST_PROJ,
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'run things', '-o', 'json'],
+    turns: [
+      {
+        calls: [
+          { name: 'run_shell_command', args: { command: 'echo hello' } },
+          { name: 'run_shell_command', args: { command: 'ls' } },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+  },
+  {
+    name: 'policy-flag',
+    about:
+      '--policy <file> replaces ~/.gemini/policies: its deny rule applies, the user dir does not.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'home/.gemini/policies/allow-rm.toml':
+        '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\npriority = 100\ndenyMessage = "user dir rule"\n',
+      'pol/deny-read.toml':
+        '[[rule]]\ntoolName = "read_file"\ndecision = "deny"\npriority = 100\ndenyMessage = "from --policy"\n',
+      'proj/a.txt': 'hello\n',
+    },
+    args: [
+      '-m',
+      'gemini-2.5-pro',
+      '-p',
+      'read a.txt',
+      '--policy',
+      '<ROOT>/pol/deny-read.toml',
+      '-o',
+      'json',
+    ],
+    turns: [{ calls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] }, { text: 'Refused.' }],
+  },
+  {
+    name: 'policy-admin-flag',
+    about: '--admin-policy denies what a user policy allows.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'home/.gemini/policies/allow.toml':
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "echo"\ndecision = "allow"\npriority = 900\n',
+      'admin/deny.toml':
+        '[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 1\ndenyMessage = "admin says no"\n',
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'echo', '--admin-policy', '<ROOT>/admin', '-o', 'json'],
+    turns: [
+      { calls: [{ name: 'run_shell_command', args: { command: 'echo hi' } }] },
+      { text: 'Refused.' },
+    ],
+  },
+  {
+    name: 'max-session-turns',
+    about: "model.maxSessionTurns 1 and a tool call: the run stops with gemini's turn-limit exit.",
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        model: { maxSessionTurns: 1 },
+      },
+      ...TRUST_PROJ,
+      'proj/a.txt': 'hello\n',
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'read a.txt', '-o', 'json'],
+    turns: [
+      { calls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] },
+      { text: 'It says hello.' },
+    ],
+  },
+  {
+    name: 'json-stats-edit',
+    about: '-o json after write_file and replace under --yolo: files and tool decision stats.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ, 'proj/b.txt': 'one\ntwo\nthree\n' },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'edit', '--yolo', '-o', 'json'],
+    turns: [
+      {
+        text: 'Editing.',
+        calls: [
+          { name: 'write_file', args: { file_path: 'new.txt', content: 'a\nb\nc\n' } },
+          {
+            name: 'replace',
+            args: {
+              file_path: 'b.txt',
+              old_string: 'two\n',
+              new_string: '2\n22\n',
+              instruction: 'x',
+            },
+          },
+        ],
+      },
+      { text: 'Both done.' },
+    ],
+    check: ['proj/new.txt', 'proj/b.txt'],
+  },
+  {
+    name: 'text-turns',
+    about: '-o text with text before a tool call and after it.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ, 'proj/a.txt': 'hello\n' },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'read a.txt'],
+    turns: [
+      { text: 'Let me look.', calls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] },
+      { text: 'It says hello.' },
+    ],
+  },
+  {
+    name: 'stream-json-tools',
+    about: '-o stream-json with a successful and a refused tool call.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ, 'proj/a.txt': 'hello\n' },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'go', '-o', 'stream-json'],
+    turns: [
+      {
+        text: 'Working.',
+        calls: [
+          { name: 'read_file', args: { file_path: 'a.txt' } },
+          { name: 'write_file', args: { file_path: 'x.txt', content: 'x' } },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+  },
+  {
+    name: 'session-resume',
+    about:
+      'A session with a thought, text and a tool call, then -r latest: what a resumed session sends.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ, 'proj/a.txt': 'hello\n' },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'read a.txt'],
+    then: [['-m', 'gemini-2.5-pro', '-r', 'latest', '-p', 'and again?']],
+    turns: [
+      { text: 'Reading.', calls: [{ name: 'read_file', args: { file_path: 'a.txt' } }] },
+      { text: 'It says hello.', thought: '**Answer** it is short' },
+      { text: 'Still hello.' },
+    ],
+  },
+  {
+    name: 'session-resume-missing',
+    about:
+      '-r with no session stored, then (one session stored) an unknown id and an index out of range.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ },
+    args: ['-m', 'gemini-2.5-pro', '-r', '0f0f0f0f-0000-4000-8000-000000000000', '-p', 'hi'],
+    then: [
+      ['-m', 'gemini-2.5-pro', '-p', 'hi'],
+      ['-m', 'gemini-2.5-pro', '-r', '0f0f0f0f-0000-4000-8000-000000000000', '-p', 'hi'],
+      ['-m', 'gemini-2.5-pro', '-r', '7', '-p', 'hi'],
+    ],
+    turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'cli-usage-errors',
+    about: 'Unknown flag, bad choice value, missing value, --sandbox.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ },
+    args: ['--bogus-flag', '-p', 'hi'],
+    then: [
+      ['-o', 'xml', '-p', 'hi'],
+      ['--approval-mode', 'sometimes', '-p', 'hi'],
+      ['-p'],
+      ['-y', '--approval-mode', 'yolo', '-p', 'hi'],
+    ],
+  },
+  {
+    name: 'include-directories',
+    about: '--include-directories and context.includeDirectories in the <session_context>.',
+    files: {
+      'home/.gemini/settings.json': {
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        context: { includeDirectories: ['<ROOT>/lib'] },
+      },
+      ...TRUST_PROJ,
+      'lib/util.ts': 'export {};\n',
+      'other/x.md': '# x\n',
+      'proj/a.txt': 'hello\n',
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'hi', '--include-directories', '<ROOT>/other'],
+    turns: [{ text: 'Hi!' }],
+  },
+);
