@@ -28,7 +28,7 @@ import {
 } from './system-prompt.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js';
-import type { AgentTool } from '../tools/types.js';
+import type { AgentTool } from '../core/agent-tool.js';
 import {
   loadAgentSettings,
   settingsIncludeDirectories,
