@@ -15,7 +15,9 @@ export interface AgentShellOptions {
   signal?: AbortSignal;
   /**
    * Keep at most this many bytes of output per buffer (`output`, `stdout`, `stderr`); the oldest bytes are
-   * dropped and a truncation note is put first. Default 1 MiB. Only used by `exec`.
+   * dropped and a truncation note is put first. Default: the workspace's `maxOutputBytes` (1 MiB). For
+   * `start`, the cap on output queued per stream that nobody has read yet (oldest chunks are dropped and a
+   * truncation note is handed to the reader first).
    */
   maxOutputBytes?: number;
 }
@@ -160,13 +162,18 @@ export interface SandboxFilesystem extends AgentFilesystem {
    * The path need not exist.
    */
   resolvePath(path: string, access?: PathAccess): Promise<string>;
-  /** File text (UTF-8), or null when the path is outside the workspace, refused, missing or not a file. */
+  /**
+   * File text (UTF-8), or null when the path is outside the workspace, refused, missing or a directory.
+   * Throws for a file that is there but unsafe to read: a FIFO, socket or device, or a file with several hard
+   * links (`WorkspaceAccessError`, code `NOT_REGULAR_FILE` / `HARD_LINK`), or one above the read cap
+   * (`LimitExceededError`, code `FILE_TOO_LARGE`).
+   */
   readFile(path: string): Promise<string | null>;
-  /** File bytes, or null when the path is outside the workspace, refused, missing or not a file. */
+  /** File bytes; null and errors as {@link AgentFilesystem.readFile}. */
   readFileBytes(path: string): Promise<Uint8Array | null>;
   /**
    * Writes text (UTF-8), creating missing parent directories; throws a `PolicyDeniedError` when the path is
-   * refused.
+   * refused, and refuses FIFOs, sockets, devices and hard-linked files.
    */
   writeFile(path: string, content: string): Promise<void>;
   /**
@@ -187,4 +194,11 @@ export interface SandboxFilesystem extends AgentFilesystem {
    * workspace root itself is refused. With `force`, a missing path is not an error.
    */
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  /**
+   * Renames (moves) an entry inside the workspace; both paths must be writable. A symlink is moved as a link.
+   * Throws when refused; renaming or replacing a workspace root is refused.
+   */
+  rename(from: string, to: string): Promise<void>;
+  /** Copies a regular file inside the workspace (read rules for `from`, write rules for `to`). */
+  copyFile(from: string, to: string): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { compileLinearRegex, type LinearRegex } from '../linear-regex.js';
 import { PolicyRuleError } from './policy-errors.js';
 import {
   PolicyRule,
@@ -21,8 +22,8 @@ export interface CompiledRule {
   readonly matchesToolName: (toolName: string) => boolean;
   readonly mcpName: string | undefined;
   readonly subagent: string | undefined;
-  /** Compiled from `argsPattern`, `commandPrefix` or `commandRegex`. */
-  readonly argsPattern: RegExp | undefined;
+  /** Compiled from `argsPattern`, `commandPrefix` or `commandRegex` (linear-time engine). */
+  readonly argsPattern: LinearRegex | undefined;
   /**
    * True when the rule names shell commands: `commandPrefix`, `commandRegex`, or an `argsPattern` that mentions
    * `command`. Only such rules can let a wrapper (`env`, `bash -c`, …) or a dangerous command run unasked.
@@ -82,14 +83,19 @@ export function commandRegexPattern(regex: string): string {
   return `"command":"${regex}`;
 }
 
-function compileRegex(source: string, fail: (message: string) => never): RegExp {
+/**
+ * Compiles a rule pattern with the linear-time engine (user patterns must never backtrack: `(a|a)*c` passes
+ * the nested-quantifier heuristic and would still run for minutes on a backtracking engine). The heuristic
+ * stays, so files gemini-cli refuses are refused here too.
+ */
+function compileRegex(source: string, fail: (message: string) => never): LinearRegex {
   if (source.length > MAX_REGEX_LENGTH)
     fail(`the regex is longer than ${MAX_REGEX_LENGTH} characters`);
   if (NESTED_QUANTIFIER.test(source)) {
     fail(`the regex ${JSON.stringify(source)} nests quantifiers (catastrophic backtracking risk)`);
   }
   try {
-    return new RegExp(source);
+    return compileLinearRegex(source);
   } catch (error) {
     return fail(`invalid regex ${JSON.stringify(source)}: ${(error as Error).message}`);
   }

@@ -1,3 +1,4 @@
+import { compileLinearRegex } from '../linear-regex.js';
 /** Prefix of every MCP tool name: `mcp_<server>_<tool>`. */
 export const MCP_PREFIX = 'mcp_';
 
@@ -32,6 +33,7 @@ function escapeRegex(text: string): string {
 export function toolNameMatcher(pattern: string): (toolName: string) => boolean {
   if (pattern === '*') return () => true;
   if (!pattern.includes('*')) return (toolName) => toolName === pattern;
-  const regex = new RegExp(`^${pattern.split('*').map(escapeRegex).join('.*')}$`, 's');
+  // Rule names come from user files: matched on the linear-time engine (`a*a*a*…` cannot backtrack).
+  const regex = compileLinearRegex(`(?s)^${pattern.split('*').map(escapeRegex).join('.*')}$`);
   return (toolName) => regex.test(toolName);
 }

@@ -1,3 +1,5 @@
+import { compileLinearRegex } from '../linear-regex.js';
+
 /** Options for {@link compileGlob}. */
 export interface CompileGlobOptions {
   /** Let wildcards match names starting with a dot (default true). */
@@ -67,7 +69,7 @@ function escapeRegex(text: string): string {
 }
 
 /** Translates one path segment (no `/`) to a regex source. */
-function segmentSource(segment: string, dot: boolean): string {
+function segmentSource(segment: string): string {
   let out = '';
   for (let i = 0; i < segment.length; i += 1) {
     const ch = segment.charAt(i);
@@ -94,22 +96,22 @@ function segmentSource(segment: string, dot: boolean): string {
       out += escapeRegex(ch);
     }
   }
-  const leadingLiteralDot = segment.startsWith('.');
-  return dot || leadingLiteralDot ? out : `(?!\\.)${out}`;
+  return out;
 }
 
 function compileSingle(pattern: string, dot: boolean): string {
   const segments = pattern
     .split('/')
     .filter((s, i, all) => s !== '' || i === 0 || i === all.length - 1);
-  const anySegment = dot ? '(?!\\.\\.?(?:/|$))[^/]+' : '(?!\\.)[^/]+';
+  // A whole segment other than `.` / `..` (dot) or not starting with `.` (no dot), without lookaround.
+  const anySegment = dot ? '(?:[^/.][^/]*|\\.[^/.][^/]*|\\.\\.[^/]+)' : '[^/.][^/]*';
   let source = '';
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
     if (segment === '**') {
       source += last ? `(?:${anySegment}/)*${anySegment}` : `(?:${anySegment}/)*`;
     } else {
-      source += segmentSource(segment, dot) + (last ? '' : '/');
+      source += segmentSource(segment) + (last ? '' : '/');
     }
   });
   return source;
@@ -123,10 +125,17 @@ export function compileGlob(pattern: string, options: CompileGlobOptions = {}): 
   const dot = options.dot ?? true;
   const normalised = pattern.replace(/^(?:\.\/)+/, '');
   const alternatives = expandBraces(normalised);
-  const regex = new RegExp(
+  // Globs come from the model and from ignore files: matched on the linear-time engine, never backtracking.
+  const regex = compileLinearRegex(
     `^(?:${alternatives.map((alt) => compileSingle(alt, dot)).join('|')})$`,
-    options.caseSensitive === false ? 'i' : '',
+    { ignoreCase: options.caseSensitive === false },
   );
+  // Without `dot`, paths with a segment starting with `.` only match patterns that name a `.` segment.
+  const namesDotSegment = alternatives.some((alt) =>
+    alt.split('/').some((seg) => seg.startsWith('.')),
+  );
+  const dotAllowed = (relativePath: string): boolean =>
+    dot || namesDotSegment || !relativePath.split('/').some((seg) => seg.startsWith('.'));
   const segments = normalised.split('/');
   const baseSegments: string[] = [];
   for (const segment of segments.slice(0, -1)) {
@@ -138,7 +147,7 @@ export function compileGlob(pattern: string, options: CompileGlobOptions = {}): 
     ? Infinity
     : Math.max(...alternatives.map((alt) => alt.split('/').length)) - baseSegments.length;
   return {
-    test: (relativePath) => regex.test(relativePath),
+    test: (relativePath) => regex.test(relativePath) && dotAllowed(relativePath),
     base: baseSegments.join('/') || (normalised.startsWith('/') ? '/' : ''),
     maxDepth: rest.length === 0 ? 0 : maxDepth,
   };

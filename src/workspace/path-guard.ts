@@ -2,7 +2,15 @@ import { realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigurationError } from '../errors.js';
-import { isWithin, resolveRealPath, SymlinkLoopError } from './real-path.js';
+import {
+  PathWalker,
+  RootMovedError,
+  SymlinkLoopError,
+  type WalkOptions,
+  type WalkRoot,
+  type Walked,
+} from './fd-walk.js';
+import { isWithin } from './is-within.js';
 import { WorkspaceAccessError, type WorkspaceAccessReason } from './workspace-access-error.js';
 import type { PathAccess } from '../core/workspace-types.js';
 
@@ -44,25 +52,42 @@ export interface WorkspaceRoot {
   readOnly: boolean;
 }
 
+/** A path the guard approved, with the walk that reached it; {@link close} releases its descriptors. */
+export interface Resolution {
+  /** The path as given. */
+  readonly input: string;
+  readonly walked: Walked;
+  readonly walker: PathWalker;
+  close(): void;
+}
+
 /**
- * Decides whether a path may be read or written: resolves it against the cwd, follows symlinks, and
- * requires the result to lie inside a root without passing a blocked segment.
+ * Decides whether a path may be read or written: resolves it against the cwd, walks it from a root's
+ * descriptor (following symlinks itself, see {@link PathWalker}), and requires the object it reached to lie
+ * inside a root without passing a blocked segment.
  */
 export class PathGuard {
-  private readonly rootList: WorkspaceRoot[] = [];
+  private readonly rootList: WalkRoot[] = [];
 
   constructor(
     /** The workspace cwd (absolute real path). */
     readonly cwd: string,
   ) {
-    this.rootList.push({ path: cwd, readOnly: false });
+    this.rootList.push(describeRoot(cwd, false));
   }
 
   /** The roots, writable first. */
   get roots(): readonly WorkspaceRoot[] {
     return [...this.rootList]
       .sort((a, b) => Number(a.readOnly) - Number(b.readOnly))
-      .map((root) => ({ ...root }));
+      .map((root) => ({ path: root.path, readOnly: root.readOnly }));
+  }
+
+  /** True when `real` is exactly a root (by inode when given, else by path). */
+  isRoot(real: string, identity?: string): boolean {
+    return this.rootList.some((root) =>
+      identity === undefined ? root.path === real : root.identity === identity,
+    );
   }
 
   /**
@@ -71,11 +96,10 @@ export class PathGuard {
    */
   addRoot(input: string, readOnly: boolean): string {
     const absolute = path.resolve(this.cwd, expandHome(input));
-    let real: string;
+    let root: WalkRoot;
     try {
-      real = realpathSync(absolute);
-      const info = statSync(real);
-      if (!readOnly && !info.isDirectory()) {
+      root = describeRoot(realpathSync(absolute), readOnly);
+      if (!readOnly && !root.directory) {
         throw new ConfigurationError(
           `Workspace directory is not a directory: ${absolute}. Pass a directory.`,
         );
@@ -87,13 +111,13 @@ export class PathGuard {
         { cause: error },
       );
     }
-    const existing = this.rootList.find((root) => root.path === real);
+    const existing = this.rootList.find((r) => r.path === root.path);
     if (existing) {
       if (!readOnly) existing.readOnly = false;
     } else {
-      this.rootList.push({ path: real, readOnly });
+      this.rootList.push(root);
     }
-    return real;
+    return root.path;
   }
 
   /**
@@ -101,29 +125,73 @@ export class PathGuard {
    * {@link WorkspaceAccessError} otherwise.
    */
   async check(input: string, access: PathAccess): Promise<string> {
+    const resolution = this.resolve(input, access);
+    resolution.close();
+    return resolution.walked.realPath;
+  }
+
+  /**
+   * Walks `input` and approves it for `access`, keeping the walk's descriptors open so the caller acts on
+   * exactly the objects that were checked. Throws a {@link WorkspaceAccessError}; the caller must `close()`
+   * the result.
+   */
+  resolve(input: string, access: PathAccess, options: WalkOptions = {}): Resolution {
     const cleaned = sanitize(input);
     const absolute = path.resolve(this.cwd, cleaned);
-    let real: string;
+    for (const pseudo of PSEUDO_FILESYSTEMS) {
+      if (isWithin(absolute, pseudo)) throw this.outside(input, absolute);
+    }
+    const walker = new PathWalker(this.rootList, isBlockedSegment);
     try {
-      real = await resolveRealPath(absolute);
+      const walked = this.walk(walker, input, absolute, access, options);
+      this.decide(input, absolute, walked, access);
+      return { input, walked, walker, close: () => walker.close() };
+    } catch (error) {
+      walker.close();
+      throw error;
+    }
+  }
+
+  private walk(
+    walker: PathWalker,
+    input: string,
+    absolute: string,
+    access: PathAccess,
+    options: WalkOptions,
+  ): Walked {
+    try {
+      // Parents are only created for writes, and only inside writable roots (the walker checks each one).
+      return walker.walk(absolute, {
+        ...options,
+        createParents: access === 'write' && options.createParents === true,
+      });
     } catch (error) {
       if (error instanceof SymlinkLoopError) {
         throw refuse(input, 'SYMLINK_LOOP', `Invalid path: "${input}" is a symbolic link loop.`);
       }
-      throw refuse(input, 'INVALID_PATH', `Invalid path: "${input}" cannot be resolved.`);
-    }
-    for (const pseudo of PSEUDO_FILESYSTEMS) {
-      if (isWithin(absolute, pseudo) || isWithin(real, pseudo)) {
-        throw this.outside(input, real);
+      if (error instanceof RootMovedError) {
+        throw refuse(input, 'INVALID_PATH', `Invalid path: "${input}": ${error.message}`);
       }
+      throw refuse(
+        input,
+        'INVALID_PATH',
+        `Invalid path: "${input}" cannot be resolved.`,
+        undefined,
+        error,
+      );
     }
-    const containing = this.rootList.filter((root) =>
-      root.readOnly ? real === root.path || isWithin(real, root.path) : isWithin(real, root.path),
-    );
+  }
+
+  private decide(input: string, absolute: string, walked: Walked, access: PathAccess): void {
+    const real = walked.realPath;
+    for (const pseudo of PSEUDO_FILESYSTEMS) {
+      if (isWithin(real, pseudo)) throw this.outside(input, real);
+    }
+    const containing = walked.inside;
     if (containing.length === 0) throw this.outside(input, real);
-    for (const root of containing) {
+    for (const { root, blocked: reached } of containing) {
       const blocked =
-        blockedSegmentOf(path.relative(root.path, real)) ??
+        reached ??
         (isWithin(absolute, root.path)
           ? blockedSegmentOf(path.relative(root.path, absolute))
           : undefined);
@@ -137,7 +205,7 @@ export class PathGuard {
         );
       }
     }
-    if (access === 'write' && containing.every((root) => root.readOnly)) {
+    if (access === 'write' && containing.every(({ root }) => root.readOnly)) {
       throw refuse(
         input,
         'PATH_READ_ONLY',
@@ -145,7 +213,6 @@ export class PathGuard {
         real,
       );
     }
-    return real;
   }
 
   private outside(input: string, real: string): WorkspaceAccessError {
@@ -163,17 +230,29 @@ export class PathGuard {
   }
 }
 
-function refuse(
+function describeRoot(real: string, readOnly: boolean): WalkRoot {
+  const info = statSync(real, { bigint: true });
+  return {
+    path: real,
+    readOnly,
+    identity: `${info.dev}:${info.ino}`,
+    directory: info.isDirectory(),
+  };
+}
+
+/** Builds the guard's refusal. */
+export function refuse(
   input: string,
   reason: WorkspaceAccessReason,
   message: string,
   resolvedPath?: string,
+  cause?: unknown,
 ): WorkspaceAccessError {
-  return new WorkspaceAccessError(message, {
-    path: input,
-    reason,
-    ...(resolvedPath === undefined ? {} : { resolvedPath }),
-  });
+  return new WorkspaceAccessError(
+    message,
+    { path: input, reason, ...(resolvedPath === undefined ? {} : { resolvedPath }) },
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** Expands `~` and `~/…` to the home directory. */

@@ -19,13 +19,14 @@ export class ShellProcessHandle implements ShellProcess {
     private readonly child: ChildProcess,
     options: AgentShellOptions,
     private readonly logger: Logger,
+    maxQueuedBytes: number,
   ) {
     if (child.pid === undefined) {
       throw new InternalError('bash did not start (no pid). Is bash installed and on PATH?');
     }
     this.pid = child.pid;
-    this.stdout = new ChunkQueue(child.stdout);
-    this.stderr = new ChunkQueue(child.stderr);
+    this.stdout = new ChunkQueue(child.stdout, maxQueuedBytes);
+    this.stderr = new ChunkQueue(child.stderr, maxQueuedBytes);
     // Writes to a process that already exited fail with EPIPE; that is reported through `write()`.
     child.stdin?.on('error', (error) => this.logger.debug('workspace: stdin error', { error }));
 

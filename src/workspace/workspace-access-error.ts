@@ -1,4 +1,4 @@
-import { PolicyDeniedError } from '../errors.js';
+import { LimitExceededError, PolicyDeniedError } from '../errors.js';
 
 /** Why the workspace refused a path. Doubles as the error's `code`. */
 export type WorkspaceAccessReason =
@@ -11,7 +11,13 @@ export type WorkspaceAccessReason =
   /** Inside a read-only root only (e.g. an activated skill folder) and a write was attempted. */
   | 'PATH_READ_ONLY'
   /** A symlink loop or an over-long symlink chain. */
-  | 'SYMLINK_LOOP';
+  | 'SYMLINK_LOOP'
+  /** A FIFO, socket or device: reading or writing it could block forever or has side effects. */
+  | 'NOT_REGULAR_FILE'
+  /** A regular file with more than one hard link: its other names may lie outside the workspace. */
+  | 'HARD_LINK'
+  /** The path kept changing under a concurrent rename while it was being opened. */
+  | 'PATH_CHANGED';
 
 /**
  * The workspace sandbox refused a path (reading, writing, or as a shell cwd). `path` is what the caller
@@ -28,10 +34,35 @@ export class WorkspaceAccessError extends PolicyDeniedError {
   constructor(
     message: string,
     details: { path: string; resolvedPath?: string; reason: WorkspaceAccessReason },
+    options: { cause?: unknown } = {},
   ) {
-    super(message, { code: details.reason });
+    super(message, { ...options, code: details.reason });
     this.path = details.path;
     this.resolvedPath = details.resolvedPath;
     this.reason = details.reason;
+  }
+}
+
+/**
+ * A file is larger than the workspace's read cap (`maxReadBytes`, default 20 MiB). Every read path refuses it
+ * with this error instead of loading it; search tools skip such files and say so.
+ */
+export class FileTooLargeError extends LimitExceededError {
+  /** The path as given. */
+  readonly path: string;
+  /** The file's size in bytes (at least `limit + 1` when it grew while being read). */
+  readonly size: number;
+  /** The cap in bytes. */
+  readonly limit: number;
+
+  constructor(details: { path: string; size: number; limit: number }) {
+    super(
+      `File too large: "${details.path}" is ${details.size} bytes, above the workspace read limit of ` +
+        `${details.limit} bytes. Read a smaller file, or raise maxReadBytes.`,
+      { code: 'FILE_TOO_LARGE' },
+    );
+    this.path = details.path;
+    this.size = details.size;
+    this.limit = details.limit;
   }
 }

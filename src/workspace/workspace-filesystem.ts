@@ -1,10 +1,12 @@
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmdirSync, unlinkSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
-import { compileGlob } from './glob-pattern.js';
-import { isBlockedSegment, type PathGuard } from './path-guard.js';
+import type { WalkNode } from './fd-walk.js';
+import { isBlockedSegment, type PathGuard, type Resolution } from './path-guard.js';
+import { readNodeBytes, removeTree, writeBytes, type ReadLimits } from './safe-io.js';
 import { WorkspaceAccessError } from './workspace-access-error.js';
+import { globWorkspace } from './workspace-glob.js';
 import type {
   SandboxFilesystem,
   DirEntry,
@@ -14,23 +16,24 @@ import type {
   PathAccess,
 } from '../core/workspace-types.js';
 
-/** Default cap on glob results. */
-const DEFAULT_MAX_GLOB_RESULTS = 20_000;
+function fileKind(kind: WalkNode['kind']): FileKind {
+  return kind === 'file' || kind === 'directory' ? kind : 'other';
+}
 
-function kindOf(info: { isFile(): boolean; isDirectory(): boolean }): FileKind {
-  if (info.isFile()) return 'file';
-  if (info.isDirectory()) return 'directory';
-  return 'other';
+function fsError(code: string, message: string): Error {
+  return Object.assign(new Error(`${code}: ${message}`), { code });
 }
 
 /**
- * The workspace-bound {@link SandboxFilesystem}: every path goes through the {@link PathGuard} and every
- * operation acts on the real path the guard approved.
+ * The workspace-bound {@link SandboxFilesystem}. Every call walks its path through the {@link PathGuard} (one
+ * component at a time from a root's descriptor) and acts on the objects that walk reached — never on a path
+ * string that a concurrent rename could redirect.
  */
 export class WorkspaceFilesystem implements SandboxFilesystem {
   constructor(
     private readonly guard: PathGuard,
     private readonly logger: Logger,
+    private readonly limits: ReadLimits,
   ) {}
 
   workspaceDirectories(): readonly string[] {
@@ -41,9 +44,10 @@ export class WorkspaceFilesystem implements SandboxFilesystem {
     return this.guard.check(input, access);
   }
 
-  private async readable(input: string): Promise<string | null> {
+  /** Walks for reading; null (logged) when the guard refuses. */
+  private readable(input: string): Resolution | null {
     try {
-      return await this.guard.check(input, 'read');
+      return this.guard.resolve(input, 'read');
     } catch (error) {
       if (error instanceof WorkspaceAccessError) {
         this.logger.debug('workspace: read refused', { path: input, reason: error.reason });
@@ -54,14 +58,14 @@ export class WorkspaceFilesystem implements SandboxFilesystem {
   }
 
   async readFileBytes(input: string): Promise<Uint8Array | null> {
-    const real = await this.readable(input);
-    if (real === null) return null;
+    const resolution = this.readable(input);
+    if (resolution === null) return null;
     try {
-      const info = await stat(real);
-      if (!info.isFile()) return null;
-      return await readFile(real);
-    } catch {
-      return null;
+      const node = resolution.walked.node;
+      if (!node || node.kind === 'directory') return null;
+      return await readNodeBytes(node, input, this.limits);
+    } finally {
+      resolution.close();
     }
   }
 
@@ -71,57 +75,61 @@ export class WorkspaceFilesystem implements SandboxFilesystem {
   }
 
   async writeFile(input: string, content: string): Promise<void> {
-    const real = await this.guard.check(input, 'write');
-    await mkdir(path.dirname(real), { recursive: true });
-    // O_NOFOLLOW: if the approved path became a symlink after the check, refuse to write through it.
-    const handle = await open(
-      real,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-      0o666,
-    );
-    try {
-      await handle.writeFile(content, 'utf8');
-    } finally {
-      await handle.close();
-    }
+    await writeBytes(this.guard, input, Buffer.from(content, 'utf8'));
   }
 
   async readDir(input: string): Promise<DirEntry[] | null> {
-    const real = await this.readable(input);
-    if (real === null) return null;
-    let dirents;
+    const resolution = this.readable(input);
+    if (resolution === null) return null;
+    const { walker, walked } = resolution;
     try {
-      dirents = await readdir(real, { withFileTypes: true });
-    } catch {
-      return null;
-    }
-    const entries: DirEntry[] = [];
-    for (const dirent of dirents) {
-      if (isBlockedSegment(dirent.name)) continue;
-      const full = path.join(real, dirent.name);
-      let kind: FileKind = kindOf(dirent);
-      const isSymlink = dirent.isSymbolicLink();
-      if (isSymlink) {
-        // A link's target kind is reported only when the target itself is readable.
-        try {
-          kind = kindOf(await stat(await this.guard.check(full, 'read')));
-        } catch {
-          kind = 'other';
-        }
+      const dir = walked.node;
+      if (dir?.kind !== 'directory') return null;
+      let names: string[];
+      try {
+        names = await readdir(dir.ref);
+      } catch {
+        return null;
       }
-      entries.push({ name: dirent.name, path: full, kind, isSymlink });
+      const entries: DirEntry[] = [];
+      for (const name of names) {
+        if (isBlockedSegment(name)) continue;
+        const full = path.join(dir.realPath, name);
+        let child: WalkNode;
+        try {
+          child = walker.openChild(dir, name);
+        } catch {
+          continue;
+        }
+        let kind = fileKind(child.kind);
+        const isSymlink = child.kind === 'symlink';
+        walker.release(child);
+        if (isSymlink) {
+          // A link's target kind is reported only when the target itself is readable.
+          kind = (await this.stat(full))?.kind ?? 'other';
+        }
+        entries.push({ name, path: full, kind, isSymlink });
+      }
+      return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    } finally {
+      resolution.close();
     }
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   async stat(input: string): Promise<FileStat | null> {
-    const real = await this.readable(input);
-    if (real === null) return null;
+    const resolution = this.readable(input);
+    if (resolution === null) return null;
     try {
-      const info = await stat(real);
-      return { path: real, kind: kindOf(info), size: info.size, mtimeMs: info.mtimeMs };
-    } catch {
-      return null;
+      const node = resolution.walked.node;
+      if (!node) return null;
+      return {
+        path: node.realPath,
+        kind: fileKind(node.kind),
+        size: node.size,
+        mtimeMs: node.mtimeMs,
+      };
+    } finally {
+      resolution.close();
     }
   }
 
@@ -130,98 +138,104 @@ export class WorkspaceFilesystem implements SandboxFilesystem {
   }
 
   async mkdir(input: string, options: { recursive?: boolean } = {}): Promise<void> {
-    const real = await this.guard.check(input, 'write');
-    await mkdir(real, { recursive: options.recursive ?? true });
+    const recursive = options.recursive ?? true;
+    const resolution = this.guard.resolve(input, 'write', { createParents: recursive });
+    try {
+      const { node, parent, name, realPath } = resolution.walked;
+      if (node) {
+        if (node.kind === 'directory' && recursive) return;
+        throw fsError('EEXIST', `file already exists, mkdir '${realPath}'`);
+      }
+      if (!parent) throw fsError('ENOENT', `no such file or directory, mkdir '${realPath}'`);
+      mkdirSync(resolution.walker.childRef(parent, name), 0o777);
+    } finally {
+      resolution.close();
+    }
   }
 
   async rm(input: string, options: { recursive?: boolean; force?: boolean } = {}): Promise<void> {
-    const real = await this.guard.check(input, 'write');
-    if (this.guard.roots.some((root) => root.path === real)) {
-      throw new WorkspaceAccessError(
-        `Refusing to remove "${input}": it is a workspace root (${real}).`,
-        { path: input, resolvedPath: real, reason: 'PATH_READ_ONLY' },
-      );
-    }
-    await rm(real, { recursive: options.recursive ?? false, force: options.force ?? false });
-  }
-
-  async glob(pattern: string, options: GlobOptions = {}): Promise<string[]> {
-    const searchRoot = await this.guard.check(options.cwd ?? this.guard.cwd, 'read');
-    const caseSensitive = options.caseSensitive ?? false;
-    const dot = options.dot ?? true;
-    const compiled = compileGlob(
-      process.platform === 'win32' ? pattern.replace(/\\/g, '/') : pattern,
-      {
-        dot,
-        caseSensitive,
-      },
-    );
-    const ignores = (options.ignore ?? []).map((p) => compileGlob(p, { dot: true, caseSensitive }));
-    // `dir/**` patterns also prune the directory itself, so the walk never enters it.
-    const prunes = (options.ignore ?? [])
-      .filter((p) => p.endsWith('/**'))
-      .map((p) => compileGlob(p.slice(0, -3), { dot: true, caseSensitive }));
-    const isIgnored = (rel: string, isDirectory: boolean): boolean =>
-      ignores.some((ig) => ig.test(rel)) || (isDirectory && prunes.some((pr) => pr.test(rel)));
-    const maxResults = options.maxResults ?? DEFAULT_MAX_GLOB_RESULTS;
-    let start: string;
+    const resolution = this.guard.resolve(input, 'write');
     try {
-      start = await this.guard.check(path.resolve(searchRoot, compiled.base || '.'), 'read');
-    } catch (error) {
-      if (error instanceof WorkspaceAccessError) return [];
-      throw error;
-    }
-    const results: string[] = [];
-    const prefixOf = (absolute: string): string => {
-      const rel = path.relative(searchRoot, absolute).split(path.sep).join('/');
-      return path.isAbsolute(compiled.base) ? absolute.split(path.sep).join('/') : rel;
-    };
-
-    const walk = async (dir: string, depth: number): Promise<void> => {
-      if (results.length >= maxResults || options.signal?.aborted) return;
-      let dirents;
-      try {
-        dirents = await readdir(dir, { withFileTypes: true });
-      } catch {
+      const { node, parent, name, realPath } = resolution.walked;
+      if (!node) {
+        if (options.force) return;
+        throw fsError('ENOENT', `no such file or directory, rm '${realPath}'`);
+      }
+      if (this.guard.isRoot(realPath, node.identity) || !parent) {
+        throw new WorkspaceAccessError(
+          `Refusing to remove "${input}": it is a workspace root (${realPath}).`,
+          { path: input, resolvedPath: realPath, reason: 'PATH_READ_ONLY' },
+        );
+      }
+      const entry = resolution.walker.childRef(parent, name);
+      if (node.kind !== 'directory') {
+        unlinkSync(entry);
         return;
       }
-      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      for (const dirent of dirents) {
-        if (results.length >= maxResults) return;
-        if (isBlockedSegment(dirent.name)) continue;
-        const full = path.join(dir, dirent.name);
-        const rel = path.relative(searchRoot, full).split(path.sep).join('/');
-        let kind: FileKind = kindOf(dirent);
-        if (dirent.isSymbolicLink()) {
-          // Symlinks are followed only when their target is readable; linked directories are not walked.
-          try {
-            const target = await this.guard.check(full, 'read');
-            kind = kindOf(await stat(target));
-          } catch {
-            continue;
-          }
-          if (kind === 'directory') {
-            if (
-              options.includeDirectories &&
-              !isIgnored(rel, true) &&
-              compiled.test(prefixOf(full))
-            ) {
-              results.push(full);
-            }
-            continue;
-          }
-        }
-        if (isIgnored(rel, kind === 'directory')) continue;
-        const matches = compiled.test(prefixOf(full));
-        if (kind === 'directory') {
-          if (options.includeDirectories && matches) results.push(full);
-          if (depth + 1 < compiled.maxDepth) await walk(full, depth + 1);
-        } else if (kind === 'file' && matches) {
-          results.push(full);
-        }
+      if (!options.recursive) {
+        throw Object.assign(
+          new Error(`Path is a directory: rm returned EISDIR (is a directory) ${realPath}`),
+          { code: 'ERR_FS_EISDIR' },
+        );
       }
-    };
-    await walk(start, 0);
-    return results.sort();
+      await removeTree(resolution.walker, node);
+      rmdirSync(entry);
+    } finally {
+      resolution.close();
+    }
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const source = this.guard.resolve(from, 'write', { followLeaf: false });
+    try {
+      const target = this.guard.resolve(to, 'write', { followLeaf: false });
+      try {
+        const a = source.walked;
+        const b = target.walked;
+        if (!a.node) throw fsError('ENOENT', `no such file or directory, rename '${a.realPath}'`);
+        if (!a.parent || this.guard.isRoot(a.realPath, a.node.identity)) {
+          throw new WorkspaceAccessError(
+            `Refusing to rename "${from}": it is a workspace root (${a.realPath}).`,
+            { path: from, resolvedPath: a.realPath, reason: 'PATH_READ_ONLY' },
+          );
+        }
+        if (!b.parent) throw fsError('ENOENT', `no such file or directory, rename '${b.realPath}'`);
+        if (b.node && this.guard.isRoot(b.realPath, b.node.identity)) {
+          throw new WorkspaceAccessError(
+            `Refusing to replace "${to}": it is a workspace root (${b.realPath}).`,
+            { path: to, resolvedPath: b.realPath, reason: 'PATH_READ_ONLY' },
+          );
+        }
+        renameSync(
+          source.walker.childRef(a.parent, a.name),
+          target.walker.childRef(b.parent, b.name),
+        );
+      } finally {
+        target.close();
+      }
+    } finally {
+      source.close();
+    }
+  }
+
+  async copyFile(from: string, to: string): Promise<void> {
+    const source = this.guard.resolve(from, 'read');
+    let bytes: Buffer;
+    try {
+      const node = source.walked.node;
+      if (!node)
+        throw fsError('ENOENT', `no such file or directory, copyfile '${source.walked.realPath}'`);
+      if (node.kind === 'directory') {
+        throw fsError('EISDIR', `illegal operation on a directory, copyfile '${node.realPath}'`);
+      }
+      bytes = await readNodeBytes(node, from, this.limits);
+    } finally {
+      source.close();
+    }
+    await writeBytes(this.guard, to, bytes);
+  }
+
+  glob(pattern: string, options: GlobOptions = {}): Promise<string[]> {
+    return globWorkspace(this.guard, pattern, options);
   }
 }

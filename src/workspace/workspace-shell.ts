@@ -39,6 +39,8 @@ export interface WorkspaceShellConfig {
   commandCheck: CommandCheck;
   /** Environment base (default `process.env`). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** Default per-buffer output cap (default {@link DEFAULT_MAX_OUTPUT_BYTES}). */
+  maxOutputBytes?: number;
 }
 
 /**
@@ -128,6 +130,11 @@ export class WorkspaceShell implements SandboxShell {
     return this.startUnchecked(command, options, prepared);
   }
 
+  private outputCap(options: AgentShellOptions): number {
+    const value = options.maxOutputBytes ?? this.config.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    return Number.isFinite(value) && value >= 1 ? Math.floor(value) : DEFAULT_MAX_OUTPUT_BYTES;
+  }
+
   private spawnBash(command: string, prepared: Prepared, stdin: 'ignore' | 'pipe'): ChildProcess {
     return spawn('bash', ['-c', `${BASH_PRELUDE}\n${command}`], {
       cwd: prepared.cwd,
@@ -145,7 +152,7 @@ export class WorkspaceShell implements SandboxShell {
   ): ShellProcess {
     if (options.signal?.aborted) throw new AbortError('Command was cancelled before it started.');
     const child = this.spawnBash(command, prepared, 'pipe');
-    return new ShellProcessHandle(child, options, this.config.logger);
+    return new ShellProcessHandle(child, options, this.config.logger, this.outputCap(options));
   }
 
   private run(
@@ -162,7 +169,7 @@ export class WorkspaceShell implements SandboxShell {
         error: new AbortError('Command was cancelled before it started.'),
       });
     }
-    const max = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const max = this.outputCap(options);
     const all = new OutputBuffer(max);
     const out = new OutputBuffer(max);
     const err = new OutputBuffer(max);

@@ -5,7 +5,23 @@ import { silentLogger, type Logger } from '../logger.js';
 import { PathGuard, type WorkspaceRoot } from './path-guard.js';
 import type { SandboxFilesystem, SandboxShell } from '../core/workspace-types.js';
 import { WorkspaceFilesystem } from './workspace-filesystem.js';
-import { allowAllCommands, WorkspaceShell, type CommandCheck } from './workspace-shell.js';
+import { DEFAULT_MAX_READ_BYTES } from './safe-io.js';
+import {
+  allowAllCommands,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  WorkspaceShell,
+  type CommandCheck,
+} from './workspace-shell.js';
+
+function positiveLimit(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigurationError(
+      `${name} must be a positive whole number of bytes (got ${value}).`,
+    );
+  }
+  return value;
+}
 
 /** Options for {@link createWorkspace}. */
 export interface WorkspaceOptions {
@@ -19,6 +35,15 @@ export interface WorkspaceOptions {
   commandCheck?: CommandCheck;
   /** Environment commands start from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** Largest file any read path loads (default 20 MiB, gemini-cli's `read_file` limit). */
+  maxReadBytes?: number;
+  /** Output kept per buffer by `ctx.shell` (`exec`; unread output queued by `start`); default 1 MiB. */
+  maxOutputBytes?: number;
+  /**
+   * Read regular files that have more than one hard link (default false: refused, because another name of
+   * the same file may lie outside the workspace). Writes to such files are always refused.
+   */
+  allowHardLinkReads?: boolean;
 }
 
 /** A session's sandbox: the roots, and the `fs` / `shell` handed to tools. */
@@ -64,11 +89,19 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   const logger = options.logger ?? silentLogger;
   const guard = new PathGuard(cwd);
   for (const dir of options.includeDirectories ?? []) guard.addRoot(dir, false);
-  const fs = new WorkspaceFilesystem(guard, logger);
+  const fs = new WorkspaceFilesystem(guard, logger, {
+    maxReadBytes: positiveLimit(options.maxReadBytes, DEFAULT_MAX_READ_BYTES, 'maxReadBytes'),
+    allowHardLinkReads: options.allowHardLinkReads ?? false,
+  });
   const shell = new WorkspaceShell({
     guard,
     logger,
     commandCheck: options.commandCheck ?? allowAllCommands,
+    maxOutputBytes: positiveLimit(
+      options.maxOutputBytes,
+      DEFAULT_MAX_OUTPUT_BYTES,
+      'maxOutputBytes',
+    ),
     ...(options.env ? { baseEnv: options.env } : {}),
   });
   return {

@@ -2,6 +2,7 @@ import type { Part } from '@google/genai';
 import path from 'node:path';
 import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import { decodeText, detectFileType, mediaMimeType } from './file-types.js';
+import { readForTool } from './safe-read.js';
 import { toPosix } from './tool-paths.js';
 
 /** Lines read_file returns when no range is given. */
@@ -55,6 +56,15 @@ export async function processFileContent(
       errorType: 'target_is_directory',
     };
   }
+  if (info.kind !== 'file') {
+    return {
+      llmContent:
+        'Could not read file because the path is not a regular file (a FIFO, socket or device).',
+      returnDisplay: 'Path is not a regular file.',
+      error: `Path is not a regular file: ${filePath}`,
+      errorType: 'read_content_failure',
+    };
+  }
   const sizeMb = info.size / (1024 * 1024);
   if (sizeMb > MAX_FILE_SIZE_MB) {
     return {
@@ -64,7 +74,16 @@ export async function processFileContent(
       errorType: 'file_too_large',
     };
   }
-  const bytes = await fs.readFileBytes(filePath);
+  const read = await readForTool(fs, filePath);
+  if (read.kind === 'refused') {
+    return {
+      llmContent: read.message,
+      returnDisplay: read.message,
+      error: read.message,
+      errorType: read.type,
+    };
+  }
+  const bytes = read.kind === 'bytes' ? read.bytes : null;
   if (bytes === null) {
     return {
       llmContent: `Error reading file ${relative}: the file could not be read.`,

@@ -1,5 +1,6 @@
 import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import type { ToolResult } from '../../core/agent-tool.js';
+import { readTextForTool } from './safe-read.js';
 
 /** One matching (or context) line. */
 export interface GrepMatch {
@@ -34,8 +35,9 @@ async function addAutoContext(
   for (const [file, fileMatches] of groups) {
     const first = fileMatches[0];
     if (!first) continue;
-    const text = await fs.readFile(first.absolutePath);
-    if (text === null) continue;
+    const read = await readTextForTool(fs, first.absolutePath);
+    if (read.kind !== 'text') continue;
+    const text = read.text;
     const lines = text.split(/\r?\n/);
     const byLine = new Map<number, GrepMatch>();
     for (const match of fileMatches) {

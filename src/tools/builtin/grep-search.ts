@@ -1,12 +1,14 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { SessionContext } from '../../core/session-context.js';
-import type { AgentTool } from '../../core/agent-tool.js';
+import type { AgentTool, ToolResult } from '../../core/agent-tool.js';
+import { compileLinearRegex } from '../../linear-regex.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { SEARCH_EXCLUDES } from './default-excludes.js';
 import { looksBinary } from './file-types.js';
 import { formatGrepResults, type GrepMatch } from './grep-format.js';
 import { fileFiltering, IgnoreRules } from './ignore-rules.js';
+import { readForTool } from './safe-read.js';
 import { resolveToolPath, shortenPath } from './tool-paths.js';
 
 const GrepArgs = z.object({
@@ -27,6 +29,15 @@ function regexError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Lines matched between two yields to the event loop (so an abort is seen promptly). */
+const LINES_PER_SLICE = 4096;
+
+/** Files a search could not read: above the read cap, or not safe to read. */
+interface Skipped {
+  path: string;
+  reason: string;
+}
+
 async function searchDirectory(
   ctx: SessionContext,
   dir: string,
@@ -34,9 +45,13 @@ async function searchDirectory(
   maxMatches: number,
   rules: IgnoreRules,
   signal: AbortSignal,
+  skipped: Skipped[],
 ): Promise<GrepMatch[]> {
-  const regex = new RegExp(args.pattern, 'i');
-  const exclude = args.exclude_pattern ? new RegExp(args.exclude_pattern, 'i') : null;
+  // The model's patterns run on a linear-time engine: no pattern can stall the event loop.
+  const regex = compileLinearRegex(args.pattern, { ignoreCase: true });
+  const exclude = args.exclude_pattern
+    ? compileLinearRegex(args.exclude_pattern, { ignoreCase: true })
+    : null;
   // Like grep --include / git grep pathspecs, a pattern without "/" matches the file name at any depth.
   const include = args.include_pattern
     ? args.include_pattern.includes('/')
@@ -53,11 +68,19 @@ async function searchDirectory(
   for (const file of files) {
     if (matches.length >= maxMatches || signal.aborted) break;
     if (rules.ignores(file)) continue;
-    const bytes = await ctx.fs.readFileBytes(file);
-    if (bytes === null || looksBinary(bytes)) continue;
-    const lines = Buffer.from(bytes).toString('utf8').split(/\r?\n/);
+    const read = await readForTool(ctx.fs, file);
+    if (read.kind === 'refused') {
+      skipped.push({ path: path.relative(dir, file) || path.basename(file), reason: read.message });
+      continue;
+    }
+    if (read.kind === 'missing' || looksBinary(read.bytes)) continue;
+    const lines = Buffer.from(read.bytes).toString('utf8').split(/\r?\n/);
     let inFile = 0;
     for (let index = 0; index < lines.length; index += 1) {
+      if (index > 0 && index % LINES_PER_SLICE === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (signal.aborted) return matches;
+      }
       const line = lines[index] ?? '';
       if (!regex.test(line)) continue;
       if (exclude?.test(line)) continue;
@@ -73,6 +96,19 @@ async function searchDirectory(
     }
   }
   return matches;
+}
+
+/** Tells the model which files were not searched and why (too large for the read cap, FIFOs, …). */
+function withSkipNote(result: ToolResult, skipped: Skipped[]): ToolResult {
+  const shown = skipped.slice(0, 5).map((s) => `- ${s.path}: ${s.reason}`);
+  if (skipped.length > 5) shown.push(`- ...and ${skipped.length - 5} more.`);
+  const note = `\n\nSkipped ${skipped.length} file(s) that could not be searched:\n${shown.join('\n')}`;
+  return {
+    ...result,
+    llmContent:
+      typeof result.llmContent === 'string' ? result.llmContent + note : result.llmContent,
+    returnDisplay: `${String(result.returnDisplay ?? '')} (skipped ${skipped.length} file(s))`,
+  };
 }
 
 /** gemini-cli's `grep_search` (SearchText, kind search): a regex over file contents, in pure JavaScript. */
@@ -126,13 +162,13 @@ export function createGrepSearchTool(): AgentTool {
     schema: GrepArgs,
     check(args) {
       try {
-        new RegExp(args.pattern);
+        compileLinearRegex(args.pattern);
       } catch (error) {
         return `Invalid regular expression pattern provided: ${args.pattern}. Error: ${regexError(error)}`;
       }
       if (args.exclude_pattern) {
         try {
-          new RegExp(args.exclude_pattern);
+          compileLinearRegex(args.exclude_pattern);
         } catch (error) {
           return `Invalid exclude regular expression pattern provided: ${args.exclude_pattern}. Error: ${regexError(error)}`;
         }
@@ -184,10 +220,11 @@ export function createGrepSearchTool(): AgentTool {
       const total = args.total_max_matches ?? DEFAULT_TOTAL_MAX_MATCHES;
       const rules = await IgnoreRules.load(ctx.fs, ctx.fs.workspaceDirectories(), fileFiltering());
       let all: GrepMatch[] = [];
+      const skipped: Skipped[] = [];
       for (const dir of searchDirectories) {
         const remaining = total - all.length;
         if (remaining <= 0) break;
-        const found = await searchDirectory(ctx, dir, args, remaining, rules, call.signal);
+        const found = await searchDirectory(ctx, dir, args, remaining, rules, call.signal, skipped);
         if (searchDirectories.length > 1) {
           for (const match of found) match.filePath = path.join(path.basename(dir), match.filePath);
         }
@@ -198,7 +235,8 @@ export function createGrepSearchTool(): AgentTool {
         : searchDirectories.length > 1
           ? `across ${searchDirectories.length} workspace directories`
           : 'in the workspace directory';
-      return formatGrepResults(ctx.fs, all, args, location, total);
+      const result = await formatGrepResults(ctx.fs, all, args, location, total);
+      return skipped.length === 0 ? result : withSkipNote(result, skipped);
     },
   });
 }

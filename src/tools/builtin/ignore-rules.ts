@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { SandboxFilesystem } from '../../core/workspace-types.js';
 import { compileGlob, type CompiledGlob } from '../../workspace/glob-pattern.js';
+import { readTextForTool } from './safe-read.js';
 
 /** Which ignore files to honour (gemini-cli's `file_filtering_options`). */
 export interface FileFiltering {
@@ -33,6 +34,12 @@ function parseRules(text: string): Rule[] {
   return rules;
 }
 
+/** An ignore file's text; empty when missing or unsafe to read (a FIFO, oversized, hard-linked). */
+async function readIgnoreFile(fs: SandboxFilesystem, file: string): Promise<string> {
+  const read = await readTextForTool(fs, file);
+  return read.kind === 'text' ? read.text : '';
+}
+
 /**
  * `.gitignore` / `.geminiignore` rules read (through the workspace filesystem) from the top of each workspace
  * directory. Supports gitignore's comments, `!` negation, trailing `/` for directories, leading or inner `/`
@@ -51,10 +58,10 @@ export class IgnoreRules {
     for (const root of roots) {
       const rules: Rule[] = [];
       if (filtering.respectGitIgnore) {
-        rules.push(...parseRules((await fs.readFile(path.join(root, '.gitignore'))) ?? ''));
+        rules.push(...parseRules(await readIgnoreFile(fs, path.join(root, '.gitignore'))));
       }
       if (filtering.respectGeminiIgnore) {
-        rules.push(...parseRules((await fs.readFile(path.join(root, '.geminiignore'))) ?? ''));
+        rules.push(...parseRules(await readIgnoreFile(fs, path.join(root, '.geminiignore'))));
       }
       if (rules.length > 0) byRoot.push({ root, rules });
     }

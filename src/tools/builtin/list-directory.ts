@@ -1,3 +1,4 @@
+import { compileLinearRegex } from '../../linear-regex.js';
 import { z } from 'zod';
 import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
@@ -21,9 +22,10 @@ function matchesIgnore(name: string, patterns: readonly string[] | undefined): b
   return (patterns ?? []).some((pattern) => {
     const source = pattern
       .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
+      .replace(/\*+/g, '.*')
       .replace(/\?/g, '.');
-    return new RegExp(`^${source}$`).test(name);
+    // The model writes these patterns: matched on the linear-time engine.
+    return compileLinearRegex(`(?s)^${source}$`).test(name);
   });
 }
 

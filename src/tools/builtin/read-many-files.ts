@@ -7,6 +7,7 @@ import { READ_MANY_FILES_EXCLUDES } from './default-excludes.js';
 import { processFileContent } from './file-content.js';
 import { detectFileType } from './file-types.js';
 import { fileFiltering, IgnoreRules } from './ignore-rules.js';
+import { readForTool } from './safe-read.js';
 import { toPosix } from './tool-paths.js';
 import { fileFilteringSchema } from './file-filtering-schema.js';
 
@@ -130,8 +131,12 @@ export function createReadManyFilesTool(): AgentTool {
       const processed: string[] = [];
       for (const file of files) {
         const relative = toPosix(path.relative(ctx.cwd, file));
-        const bytes = await ctx.fs.readFileBytes(file);
-        const type = bytes === null ? 'text' : detectFileType(file, bytes);
+        const read = await readForTool(ctx.fs, file);
+        if (read.kind === 'refused') {
+          skipped.push({ path: relative, reason: read.message });
+          continue;
+        }
+        const type = read.kind === 'bytes' ? detectFileType(file, read.bytes) : 'text';
         if (type === 'image' || type === 'pdf') {
           const ext = path.extname(file).toLowerCase();
           const stem = path.basename(file, ext);

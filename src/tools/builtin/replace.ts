@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentTool, ToolResult } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { calculateReplacement } from './replacement.js';
+import { readTextForTool } from './safe-read.js';
 import { detectLineEnding, diffContextSnippet } from './text-edits.js';
 import { makeRelative, resolveToolPath, shortenPath } from './tool-paths.js';
 
@@ -76,7 +77,16 @@ The user has the ability to modify the \`new_string\` content. If modified, this
       if ('result' in resolved) return resolved.result;
       const target = resolved.path;
       const info = await ctx.fs.stat(target);
-      const raw = info?.kind === 'file' ? await ctx.fs.readFile(target) : null;
+      const read = info?.kind === 'file' ? await readTextForTool(ctx.fs, target) : undefined;
+      if (read?.kind === 'refused') return failed(read.message, read.message, read.type);
+      const raw = read?.kind === 'text' ? read.text : null;
+      if (info?.kind === 'other') {
+        return failed(
+          'Path is not a regular file.',
+          `Path is not a regular file (a FIFO, socket or device): ${target}`,
+          'read_content_failure',
+        );
+      }
       if (info?.kind === 'directory') {
         return failed(
           'Path is a directory.',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { detectLineEnding, detectOmissionPlaceholders, diffContextSnippet } from './text-edits.js';
+import { readTextForTool } from './safe-read.js';
 import { makeRelative, resolveToolPath, shortenPath } from './tool-paths.js';
 
 const WriteFileArgs = z.object({
@@ -81,7 +82,13 @@ export function createWriteFileTool(): AgentTool {
       if (info?.kind === 'directory') {
         return errorResult(`Path is a directory, not a file: ${target}`, 'target_is_directory');
       }
-      const original = info ? await ctx.fs.readFile(target) : null;
+      const read = info ? await readTextForTool(ctx.fs, target) : undefined;
+      if (read?.kind === 'refused' && read.type !== 'file_too_large') {
+        return errorResult(read.message, 'file_write_failure');
+      }
+      // An existing file above the read cap is overwritten without reading it (no diff snippet).
+      const tooLarge = read?.kind === 'refused';
+      const original = read?.kind === 'text' ? read.text : tooLarge ? '' : null;
       if (info && original === null) {
         return errorResult(
           `Error checking existing file '${target}': the file could not be read.`,
