@@ -212,7 +212,8 @@ function validateSkillReferences(skills: GeminiCliAgentOptions['skills']): Skill
       (ref: unknown) =>
         typeof ref === 'object' &&
         ref !== null &&
-        (ref as { type?: unknown }).type === 'dir' &&
+        ((ref as { type?: unknown }).type === 'dir' ||
+          (ref as { type?: unknown }).type === 'root') &&
         typeof (ref as { path?: unknown }).path === 'string',
     );
   if (!valid) {

@@ -9,6 +9,7 @@ import type { SkillManager } from '../skills/skill-manager.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
+import { validateAgentOptions } from './options-schema.js';
 import { GeminiCliSession } from './session.js';
 
 /** Options of {@link GeminiCliAgent.session}. */
@@ -18,8 +19,8 @@ export interface SessionOptions {
 }
 
 /**
- * An agent: configuration plus a session factory. Cheap to construct; nothing is validated or loaded until the
- * first session is created.
+ * An agent: configuration plus a session factory. Cheap to construct: the options are validated at once (a wrong
+ * value throws `ConfigurationError` naming the field); nothing is loaded until the first session is created.
  *
  * @example
  * ```ts
@@ -33,7 +34,12 @@ export class GeminiCliAgent implements AgentHandle {
   readonly options: GeminiCliAgentOptions;
   private services: AgentServices | undefined;
 
+  /**
+   * @throws ConfigurationError when an option has the wrong type or value, is unknown (`modle`), or names a
+   *   missing `cwd`; the message names the field, what it got and what it expects.
+   */
   constructor(options: GeminiCliAgentOptions = {}) {
+    validateAgentOptions(options);
     this.options = options ?? {};
   }
 

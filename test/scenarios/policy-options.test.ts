@@ -21,23 +21,26 @@ describe('policy options', () => {
     [
       'approvals',
       { approvals: 'later' as ApprovalsMode },
-      /approvals option must be 'ask' or 'pause'/,
+      /approvals: expected 'ask' or 'pause', got "later"/,
     ],
     [
       'onApproval',
       { onApproval: 'yes' as unknown as ApprovalHandler },
-      /onApproval option must be a function/,
+      /onApproval: expected a function/,
     ],
     [
       'policy.mode',
       { policy: { mode: 'fast' } as unknown as PolicyOptions },
-      /Invalid policy option: mode/,
+      /policy\.mode: Invalid option/,
     ],
-    ['policy key', { policy: { rule: [] } as unknown as PolicyOptions }, /Invalid policy option/],
-  ])('a bad %s is a ConfigurationError from agent.session()', (_name, options, message) => {
-    const agent = new GeminiCliAgent(options);
-    expect(() => agent.session()).toThrow(ConfigurationError);
-    expect(() => agent.session()).toThrow(message);
+    [
+      'policy key',
+      { policy: { rule: [] } as unknown as PolicyOptions },
+      /policy: Unrecognized key: "rule"/,
+    ],
+  ])('a bad %s is a ConfigurationError from the constructor', (_name, options, message) => {
+    expect(() => new GeminiCliAgent(options)).toThrow(ConfigurationError);
+    expect(() => new GeminiCliAgent(options)).toThrow(message);
   });
 
   it('a policy file fixed after a failed load is read on the next try', async () => {

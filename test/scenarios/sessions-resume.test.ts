@@ -335,11 +335,11 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
     expect(reader.getHistory()).toEqual(writer.getHistory());
     expect((await store.load('shared-store')).messages).toHaveLength(2);
 
-    expect(() => new GeminiCliAgent({ persist: false, sessionStore: store }).session()).toThrow(
+    expect(() => new GeminiCliAgent({ persist: false, sessionStore: store })).toThrow(
       'persist: false keeps sessions in memory, but a sessionStore was given too',
     );
-    expect(() =>
-      new GeminiCliAgent({ sessionStore: {} as unknown as MemorySessionStore }).session(),
-    ).toThrow('The sessionStore option must be a SessionStore');
+    expect(() => new GeminiCliAgent({ sessionStore: {} as unknown as MemorySessionStore })).toThrow(
+      'sessionStore: expected a SessionStore',
+    );
   });
 });
