@@ -127,6 +127,12 @@ export const OPTION_SCHEMAS = {
     .union([str(), fn()], { error: 'expected a string or a function returning one' })
     .nullable()
     .optional(),
+  systemPrompt: z
+    .string({
+      error: (i) =>
+        `the systemPrompt option must be 'default', 'none' or your own prompt text (got ${describeValue(i.input)})`,
+    })
+    .optional(),
   tools: z.array(ToolEntry, { error: 'expected an array of tools made with tool()' }).optional(),
   builtinTools: z
     .union([z.literal('all'), z.literal('read-only'), z.literal(false), z.array(str())], {

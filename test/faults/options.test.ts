@@ -35,6 +35,11 @@ describe('options are validated at construction', () => {
     ['model of the wrong type', { model: 123 }, 'model: expected a string, got 123'],
     ['an empty model', { model: '  ' }, 'model: expected a non-empty string, got "  "'],
     ['a missing cwd', { cwd: '/no/such/dir' }, 'cwd: "/no/such/dir" is not an existing directory'],
+    [
+      'a systemPrompt of the wrong type',
+      { systemPrompt: 1 },
+      'systemPrompt: the systemPrompt option must be',
+    ],
     ['a null tool', { tools: [null] }, 'tools[0]: expected a tool made with tool()'],
     ['tools that are not an array', { tools: echo }, 'tools: expected an array'],
     [
@@ -115,6 +120,7 @@ describe('options are validated at construction', () => {
     const cwd = await realpath(await mkdtemp(join(tmpdir(), 'gas-opts-')));
     const agent = new GeminiCliAgent({
       instructions: 'Be brief.',
+      systemPrompt: 'none',
       tools: [echo],
       builtinTools: 'read-only',
       skills: [skillDir(join(cwd, 'a')), skillRoot(join(cwd, 'b'))],
