@@ -59,7 +59,12 @@ export function loadAgentSettings(
   return { ...loaded, merged: overrideSettings(loaded.merged, validated.overrides) };
 }
 
-function validateSettingsOption(option: unknown): false | AgentSettingsOptions {
+/**
+ * Checks the `settings` option (used by the options schema at construction, and when the settings load).
+ *
+ * @throws ConfigurationError naming what is wrong.
+ */
+export function validateSettingsOption(option: unknown): false | AgentSettingsOptions {
   if (option === undefined) return {};
   if (option === false) return false;
   const bad = (why: string): never => {

@@ -6,6 +6,7 @@ import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
+import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, type OptionIssue } from './option-issues.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
@@ -148,6 +149,7 @@ export const OPTION_SCHEMAS = {
     })
     .optional(),
   trustWorkspace: bool().optional(),
+  settings: z.unknown().optional(),
   model: nonEmptyStr().optional(),
   cwd: nonEmptyStr('a directory path').optional(),
   includeDirectories: z
@@ -260,6 +262,14 @@ function checkDirectory(path: string, value: unknown, cwd: string, issues: Optio
   }
 }
 
+function checkSettings(settings: unknown, issues: OptionIssue[]): void {
+  try {
+    validateSettingsOption(settings);
+  } catch (error) {
+    issues.push({ path: 'settings', message: (error as Error).message });
+  }
+}
+
 function checkPolicy(policy: unknown, issues: OptionIssue[]): void {
   if (policy === undefined) return;
   const parsed = PolicyOptions.safeParse(policy);
@@ -318,6 +328,7 @@ export function validateAgentOptions(options: unknown): void {
   }
   checkTools(record, issues);
   checkPolicy(record['policy'], issues);
+  checkSettings(record['settings'], issues);
   const cwd = typeof record['cwd'] === 'string' ? record['cwd'] : process.cwd();
   checkDirectory('cwd', record['cwd'], process.cwd(), issues);
   const include = record['includeDirectories'];
