@@ -45,6 +45,8 @@ describe('public API', () => {
       'PolicyRuleError',
       'ReplayError',
       'SETTINGS_SOURCES',
+      'SdkTool',
+      'SdkToolInvocation',
       'SessionBusyError',
       'SessionError',
       'SessionExistsError',

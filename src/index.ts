@@ -61,6 +61,16 @@ export { SessionExistsError } from './sessions/store-errors.js';
 
 export { tool } from './tools/tool.js';
 export type { Tool, ToolDefinition } from './tools/tool.js';
+export { SdkTool, SdkToolInvocation } from './tools/sdk-tool.js';
+export type { SdkToolDeclaration, SdkToolExecuteOptions } from './tools/sdk-tool.js';
+export type {
+  ToolInputSchema,
+  InferToolInput,
+  JsonSchemaObject,
+  JsonSchemaType,
+  LegacyZodSchema,
+} from './tools/schema/input-schema.js';
+export type { StandardSchemaV1, StandardJSONSchemaV1 } from './tools/schema/standard-schema.js';
 export { ModelVisibleError } from './tools/model-visible-error.js';
 export type { ToolProvider, AnyTool } from './tools/tool-provider.js';
 export type { ToolGate, ToolGateCheck, ToolGateDecision } from './tools/tool-gate.js';

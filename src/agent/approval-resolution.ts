@@ -56,6 +56,8 @@ export interface ResolvePauseInput {
   calls: ReadonlyMap<string, FunctionCall>;
   /** The tool that would run a call now, by name (undefined when it is no longer offered). */
   toolFor(name: string): AgentTool | undefined;
+  /** Each held call's arguments from `calls`, validated as its tool would receive them (raw when invalid). */
+  validatedArgs: ReadonlyMap<string, Record<string, unknown>>;
   sessionId: string;
   now: Date;
   /** Approvals older than this are denied. */
@@ -103,9 +105,9 @@ export function resolvePause(input: ResolvePauseInput): PauseResolution {
   const currentArgs = (callId: string): Record<string, unknown> | undefined => {
     const call = calls.get(callId);
     if (call === undefined) return undefined;
-    const raw = (call.args as Record<string, unknown> | undefined) ?? {};
-    const validation = toolFor(call.name ?? '')?.validate(raw);
-    return validation?.ok === true ? validation.args : raw;
+    return (
+      input.validatedArgs.get(callId) ?? (call.args as Record<string, unknown> | undefined) ?? {}
+    );
   };
   const result = resolvePendingApprovals(
     pending,

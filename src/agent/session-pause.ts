@@ -140,11 +140,21 @@ export class SessionPause {
     }
     const tools =
       live === undefined ? new Map((await context.loadTools()).map((t) => [t.name, t])) : liveTools;
+    const calls = lastModelCalls(context.history);
+    const validatedArgs = new Map<string, Record<string, unknown>>();
+    for (const held of record.calls) {
+      const call = held.state === 'pending' ? calls.get(held.approval.callId) : undefined;
+      if (call === undefined || held.state !== 'pending') continue;
+      const raw = (call.args as Record<string, unknown> | undefined) ?? {};
+      const validation = await tools.get(call.name ?? '')?.validate(raw);
+      validatedArgs.set(held.approval.callId, validation?.ok === true ? validation.args : raw);
+    }
     const resolution = resolvePause({
       record,
       decisions: context.decisions,
-      calls: lastModelCalls(context.history),
+      calls,
       toolFor: (name) => tools.get(name),
+      validatedArgs,
       sessionId: context.sessionId,
       now: context.now,
       ...(context.approvalTtlMs === undefined ? {} : { approvalTtlMs: context.approvalTtlMs }),

@@ -41,8 +41,11 @@ export interface AgentTool {
   readonly kind: ToolKind;
   /** JSON Schema of the parameters, as sent in `functionDeclarations[].parametersJsonSchema`. */
   readonly parametersJsonSchema: Record<string, unknown>;
-  /** Checks and normalises the model's arguments; an error message goes back to the model. */
-  validate(args: Record<string, unknown>): ToolValidation;
+  /**
+   * Checks and normalises the model's arguments; an error message goes back to the model. May be asynchronous
+   * (a schema with async refinements).
+   */
+  validate(args: Record<string, unknown>): ToolValidation | Promise<ToolValidation>;
   /** One line saying what a call with these args will do (approval prompts, logs). */
   describe(args: Record<string, unknown>): string;
   /**

@@ -87,7 +87,7 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
       };
       continue;
     }
-    const validation = tool.validate(request.args);
+    const validation = await tool.validate(request.args);
     if (!validation.ok) {
       const response = errorResponse(request, validation.error, 'invalid_tool_params');
       outcomes[index] = { kind: 'done', response };

@@ -20,10 +20,10 @@ describe('tool()', () => {
       ConfigurationError,
     );
     expect(() => tool({ name: 'ok', description: 'd', inputSchema: z.string() }, () => 1)).toThrow(
-      'inputSchema must be a z.object',
+      'inputSchema must describe an object',
     );
     expect(() => tool({ name: 'ok', description: 'd', inputSchema: {} as never }, () => 1)).toThrow(
-      'inputSchema must be a zod schema',
+      'inputSchema must be a zod schema (z.object({ a: z.number() }), zod 3 or 4), another Standard Schema',
     );
   });
 
@@ -41,8 +41,7 @@ describe('tool()', () => {
     expect(t.validate({ name: 'bo' })).toEqual({ ok: true, args: { name: 'bo', loud: false } });
     expect(t.validate({})).toEqual({
       ok: false,
-      error:
-        'Invalid arguments for tool "greet": name: Invalid input: expected string, received undefined',
+      error: "params must have required property 'name'",
     });
     expect(await t.execute({ name: 'bo', loud: false }, ctx, call)).toEqual({
       llmContent: 'hi bo',

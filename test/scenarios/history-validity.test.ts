@@ -73,9 +73,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     const events = await drain(session.sendStream('count'));
     expect(c.calls()).toBe(0);
     const [response] = responsesOf(events);
-    expect(errorOf(response)).toBe(
-      'Invalid arguments for tool "count": n: Invalid input: expected number, received string',
-    );
+    expect(errorOf(response)).toBe('params/n must be number');
     expect(response?.error?.type).toBe('invalid_tool_params');
     await thenStillWorks(model, session);
   });

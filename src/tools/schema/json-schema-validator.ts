@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+
+/** `$schema` of draft 2020-12, the dialect zod 4 and Standard JSON Schema (by default here) produce. */
+export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** A JSON Schema dialect Ajv is asked to use. */
+export type JsonSchemaDialect = 'draft-07' | 'draft-2020-12';
+
+type AjvInstance = Ajv;
+type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
+
+const validators = new Map<JsonSchemaDialect, AjvInstance>();
+
+/** Ajv as gemini-cli configures it (unknown keywords allowed, formats checked), loaded on first use. */
+function ajvFor(dialect: JsonSchemaDialect): AjvInstance {
+  let ajv = validators.get(dialect);
+  if (ajv === undefined) {
+    const require = createRequire(import.meta.url);
+    const load = (id: string): AjvConstructor => {
+      const mod = require(id) as AjvConstructor & { default?: AjvConstructor };
+      return mod.default ?? mod;
+    };
+    const Ajv = dialect === 'draft-2020-12' ? load('ajv/dist/2020') : load('ajv');
+    ajv = new Ajv({ strictSchema: false, logger: false });
+    const formats = require('ajv-formats') as ((a: AjvInstance) => void) & {
+      default?: (a: AjvInstance) => void;
+    };
+    (formats.default ?? formats)(ajv);
+    validators.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/** The dialect a schema asks for with `$schema` (draft-07 unless it names 2020-12, as gemini-cli decides). */
+export function dialectOf(schema: Record<string, unknown>): JsonSchemaDialect {
+  return schema['$schema'] === DRAFT_2020_12 ? 'draft-2020-12' : 'draft-07';
+}
+
+/**
+ * Compiles a JSON Schema into a check that returns gemini-cli's error text for invalid arguments — Ajv's
+ * `errorsText` with `params` as the data name, e.g. `params must have required property 'b'` — or null when they
+ * are valid. Returns undefined when Ajv cannot compile the schema (gemini-cli then skips this check too).
+ */
+export function compileArgumentsCheck(
+  schema: Record<string, unknown>,
+  dialect: JsonSchemaDialect = dialectOf(schema),
+): ((args: unknown) => string | null) | undefined {
+  const ajv = ajvFor(dialect);
+  const { $schema: _ignored, ...rest } = schema;
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(rest);
+  } catch {
+    return undefined;
+  }
+  return (args) => {
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return 'Value of params must be an object';
+    }
+    if (validate(args)) return null;
+    return ajv.errorsText(validate.errors as ErrorObject[], { dataVar: 'params' });
+  };
+}
