@@ -5,6 +5,8 @@ import type { StdinLike } from './read-stdin.js';
 export interface CliIo {
   /** Arguments after the script name. */
   argv: readonly string[];
+  /** Environment variables (read by `gemini-agent postgres`). Default: none. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Working directory (the project whose sessions are used). */
   cwd: string;
   stdin: StdinLike;

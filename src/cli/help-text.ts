@@ -27,6 +27,9 @@ Testing:
       --fake-responses <file>      Replay recorded model responses (gemini-cli JSONL) instead of calling Gemini.
       --record-responses <file>    Append every model response to this file (replayable with --fake-responses).
 
+PostgreSQL session store:
+  gemini-agent postgres migrate|status [--url <url>] [--schema <name>]   (see gemini-agent postgres --help)
+
 Other:
   -d, --debug                      Print SDK log lines on stderr.
   -v, --version                    Print the version.

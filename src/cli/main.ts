@@ -26,6 +26,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const io: CliIo = {
   argv: process.argv.slice(2),
+  env: process.env,
   cwd: process.cwd(),
   stdin: process.stdin,
   stdout: (text) => {

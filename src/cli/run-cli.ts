@@ -6,6 +6,7 @@ import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { HELP_TEXT } from './help-text.js';
 import { errorInfo } from './output/output-writer.js';
 import { parseCliArgs } from './parse-args.js';
+import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runPrompt } from './run-prompt.js';
 import { GeminiCliAgent } from './sdk.js';
@@ -13,12 +14,14 @@ import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js
 import { packageVersion } from './version.js';
 
 /**
- * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt. Returns the
+ * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
+ * `postgres` subcommand. Returns the
  * exit code; never throws. Everything it touches comes through `io`.
  */
 export async function runCli(io: CliIo): Promise<ExitCode> {
   let format: OutputFormat = 'text';
   try {
+    if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
     const options = parseCliArgs(io.argv);
     format = options.outputFormat;
     if (options.help) {

@@ -1,0 +1,9 @@
+import { describeSessionStoreConformance } from '../sessions/store-conformance.js';
+import { usePostgres } from '../../test/helpers/postgres.js';
+import type { PostgresSessionStore } from './postgres-session-store.js';
+
+const pg = usePostgres();
+
+describeSessionStoreConformance('postgres', () => pg.store(), {
+  cleanup: (store) => pg.dispose(store as PostgresSessionStore),
+});
