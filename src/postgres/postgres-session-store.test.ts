@@ -134,10 +134,12 @@ describe('PostgresSessionStore: leases and fencing', () => {
 
 describe('PostgresSessionStore: connection loss', () => {
   it('retries appends on lost connections and applies each exactly once', async () => {
-    const store = pg.store({ retry: { attempts: 20, baseDelayMs: 5, maxDelayMs: 50 } });
+    const store = pg.store({ retry: { attempts: 30, baseDelayMs: 5, maxDelayMs: 100 } });
     const lease = await store.acquireLease('flaky');
     await store.create(lease, { startTime: T0 });
     let killing = true;
+    // Drops the store's connections every 60 ms or so while it appends: each append that meets a dropped
+    // connection must be retried on a fresh one, and applied once.
     const killer = (async () => {
       let killed = 0;
       while (killing) {
@@ -147,7 +149,7 @@ describe('PostgresSessionStore: connection loss', () => {
              AND backend_type = 'client backend'`,
         );
         killed += Number(r.rows[0]?.['n'] ?? 0);
-        await new Promise((res) => setTimeout(res, 15));
+        await new Promise((res) => setTimeout(res, 60));
       }
       return killed;
     })();
