@@ -56,8 +56,10 @@ const ToolEntry = z.custom<object>((v) => {
   const t = v as Record<string, unknown>;
   if (typeof t['name'] !== 'string') return false;
   if (typeof t['execute'] === 'function') return typeof t['validate'] === 'function';
-  const schema = t['inputSchema'] as { safeParse?: unknown } | undefined;
-  return typeof t['action'] === 'function' && typeof schema?.safeParse === 'function';
+  const schema = t['inputSchema'];
+  const schemaLike =
+    (typeof schema === 'object' && schema !== null) || typeof schema === 'function';
+  return typeof t['action'] === 'function' && schemaLike;
 }, 'expected a tool made with tool() (or an AgentTool with name, validate and execute)');
 
 const SkillEntry = z
