@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { ApprovalHandler } from '../policy/approval-response.js';
 import { compileRules, type RuleOrigin } from '../policy/compiled-rule.js';
 import { PolicyEngine } from '../policy/policy-engine.js';
-import { loadPolicyFiles, type PolicySource } from '../policy/policy-file.js';
+import { loadPolicyFiles, type PolicyFileRef, type PolicySource } from '../policy/policy-file.js';
 import type { ApprovalsMode } from '../policy/policy-gate.js';
 import { PolicyOptions } from '../policy/policy-options.js';
 import type { ApprovalMode, PolicyRule } from '../policy/policy-rule.js';
@@ -34,6 +34,8 @@ export interface AgentPolicyOptions {
   policy: PolicyOptions | undefined;
   /** Rules derived from the settings (`tools.exclude`, `tools.allowed`, …), in the user tier. */
   settingsSources?: PolicySource[];
+  /** gemini-cli's policy folders and files (`~/.gemini/policies`, the system folder, `policyPaths`, …). */
+  settingsFiles?: PolicyFileRef[];
   /** The `onApproval` option. */
   onApproval: ApprovalHandler | undefined;
   /** The `approvals` option (default `ask`). */
@@ -157,10 +159,13 @@ export function createAgentPolicy(options: AgentPolicyOptions): AgentPolicy {
 
   const build = async (signal?: AbortSignal): Promise<PolicyEngine> => {
     const skills = await options.loadSkills(signal);
-    const sources = await loadPolicyFiles(policy.files ?? [], {
-      cwd: options.cwd,
-      logger: options.logger,
-    });
+    const sources = await loadPolicyFiles(
+      [...(options.settingsFiles ?? []), ...(policy.files ?? [])],
+      {
+        cwd: options.cwd,
+        logger: options.logger,
+      },
+    );
     return new PolicyEngine({
       ...(policy.mode ? { mode: policy.mode } : {}),
       rules: policy.rules ?? [],

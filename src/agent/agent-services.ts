@@ -33,6 +33,7 @@ import {
   loadAgentSettings,
   settingsIncludeDirectories,
   settingsMaxTurns,
+  settingsPolicyFiles,
 } from './agent-settings.js';
 
 /** Default `limits.maxTurns`. */
@@ -137,6 +138,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     settingsSources: settingsPolicySources(merged, {
       customToolNames: customTools.map((t) => t.name),
     }),
+    settingsFiles: settingsPolicyFiles(options.settings, merged, cwd, logger),
     onApproval: options.onApproval,
     approvals: options.approvals,
     cwd,

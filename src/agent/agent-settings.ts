@@ -10,6 +10,8 @@ import {
 } from '../settings/load-settings.js';
 import { overrideSettings } from '../settings/merge-settings.js';
 import { geminiHome } from '../settings/settings-paths.js';
+import { gatherPolicyFiles } from '../policy/policy-dirs.js';
+import type { PolicyFileRef } from '../policy/policy-file.js';
 import { DEFAULT_SETTINGS, type Settings } from '../settings/settings-schema.js';
 
 /** The agent's `settings` option, when not `false`. */
@@ -114,4 +116,27 @@ export function resolveUserPath(path: string, cwd: string): string {
 export function settingsMaxTurns(settings: Settings): number | undefined {
   const turns = settings.model?.maxSessionTurns;
   return turns !== undefined && Number.isInteger(turns) && turns > 0 ? turns : undefined;
+}
+
+/**
+ * The policy files the settings bring: `~/.gemini/policies` (or `policyPaths`) in the user tier and the system
+ * folder plus `adminPolicyPaths` in the admin tier, as gemini-cli loads them; none with `settings: false`. The
+ * user folder follows the `user` source, the system folder the `system` source.
+ */
+export function settingsPolicyFiles(
+  option: false | AgentSettingsOptions | undefined,
+  settings: Settings,
+  cwd: string,
+  logger: Logger,
+): PolicyFileRef[] {
+  if (option === false) return [];
+  const sources = new Set(option?.sources ?? SETTINGS_SOURCES);
+  return gatherPolicyFiles({
+    home: geminiHome(),
+    user: sources.has('user'),
+    system: sources.has('system'),
+    policyPaths: (settings.policyPaths ?? []).map((p) => resolveUserPath(p, cwd)),
+    adminPolicyPaths: (settings.adminPolicyPaths ?? []).map((p) => resolveUserPath(p, cwd)),
+    logger,
+  });
 }
