@@ -36,8 +36,10 @@ export const LAYERS: readonly Layer[] = [
     members: ['skills/', 'policy/', 'tools/builtin/', 'hooks/', 'mcp/', 'subagents/', 'telemetry/'],
   },
   { name: 'agent', members: ['agent/'] },
+  // Protocol servers built on the agent that the root entry exports (loading their protocol SDK lazily).
+  { name: 'servers', members: ['acp/'] },
   { name: 'public API', members: ['index.ts'] },
-  { name: 'adapters', members: ['cli/', 'testing/', 'acp/', 'postgres/'] },
+  { name: 'adapters', members: ['cli/', 'testing/', 'postgres/'] },
 ];
 
 /** Where a file sits: its layer's index and the member (folder or file) it belongs to. */

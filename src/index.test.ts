@@ -30,6 +30,7 @@ describe('public API', () => {
       'DEFAULT_SETTINGS',
       'FileSessionStore',
       'GeminiAgentError',
+      'GeminiCliAcpServer',
       'GeminiCliAgent',
       'GeminiCliSession',
       'GeminiEventType',

@@ -201,6 +201,10 @@ export type {
 } from './settings/folder-trust.js';
 export type { AgentSettingsOptions } from './agent/agent-settings.js';
 
+export { GeminiCliAcpServer } from './acp/acp-server.js';
+export type { AcpByteStream, AcpServerConnection } from './acp/acp-server.js';
+export type { GeminiCliAcpServerOptions } from './acp/acp-server-options.js';
+
 export { createContentGenerator } from './model/create-content-generator.js';
 export type { CreateContentGeneratorOptions } from './model/create-content-generator.js';
 export { DEFAULT_MODEL, resolveModel } from './model/models.js';

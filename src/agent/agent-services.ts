@@ -106,6 +106,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   const instructions = validateInstructions(options.instructions);
   const logger = options.logger ?? (options.debug ? createStderrLogger() : silentLogger);
   const cwd = options.cwd ?? process.cwd();
+  const wrapFilesystem = validateFilesystem(options.filesystem);
   const tools = options.tools ?? [];
   if (!Array.isArray(tools)) {
     throw new ConfigurationError('The tools option must be an array of tools made with tool().');
@@ -169,15 +170,18 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     approvalTtlMs: validateApprovalTtl(options.approvalTtlMs),
     openSessions: new OpenSessions(),
     createWorkspace: (commandCheck) =>
-      createWorkspace({
-        cwd,
-        includeDirectories: [
-          ...settingsIncludeDirectories(merged, cwd),
-          ...(options.includeDirectories ?? []),
-        ],
-        logger,
-        ...(commandCheck ? { commandCheck } : {}),
-      }),
+      withFilesystem(
+        createWorkspace({
+          cwd,
+          includeDirectories: [
+            ...settingsIncludeDirectories(merged, cwd),
+            ...(options.includeDirectories ?? []),
+          ],
+          logger,
+          ...(commandCheck ? { commandCheck } : {}),
+        }),
+        wrapFilesystem,
+      ),
     initializers: [(init) => skills.initializeSession(init)],
     limits: validateLimits({
       ...options.limits,
@@ -204,6 +208,26 @@ function filterBuiltinTools(
   return tools.filter(
     (t) => (allowed === undefined || allowed.has(t.name)) && !excluded.has(t.name),
   );
+}
+
+
+function validateFilesystem(
+  wrap: GeminiCliAgentOptions['filesystem'],
+): GeminiCliAgentOptions['filesystem'] {
+  if (wrap === undefined || typeof wrap === 'function') return wrap;
+  throw new ConfigurationError(
+    'The filesystem option must be a function (base: AgentFilesystem) => AgentFilesystem.',
+  );
+}
+
+/** The workspace with `fs` replaced by `wrap(workspace.fs)` (the other members stay live). */
+function withFilesystem(
+  workspace: Workspace,
+  wrap: GeminiCliAgentOptions['filesystem'],
+): Workspace {
+  if (wrap === undefined) return workspace;
+  const fs = wrap(workspace.fs);
+  return Object.create(workspace, { fs: { value: fs, enumerable: true } }) as Workspace;
 }
 
 function validateSkillReferences(skills: GeminiCliAgentOptions['skills']): SkillReference[] {

@@ -1,6 +1,7 @@
 import type { Content } from '@google/genai';
 import { ConfigurationError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
+import type { ConversationHistory } from '../loop/conversation-history.js';
 import type { LoopOutcome, PausedTurn } from '../loop/loop-types.js';
 import type { AgentTool } from '../core/agent-tool.js';
 import {
@@ -75,6 +76,23 @@ export class SessionPause {
     const record = this.unfinished;
     this.unfinished = undefined;
     return record && closingResponses(record, lastModelCalls(history), sessionId);
+  }
+
+  /**
+   * Answers, in `history` and the log, a turn that was being resolved when its process died (decided approvals
+   * whose results were never stored; see {@link SessionPause.takeUnfinished}). Call once, when the session opens.
+   */
+  async closeUnfinished(
+    history: ConversationHistory,
+    log: SessionLog,
+    sessionId: string,
+  ): Promise<void> {
+    const closing = this.takeUnfinished(history.view(), sessionId);
+    if (closing === undefined) return;
+    const content: Content = { role: 'user', parts: closing.flatMap((r) => r.responseParts) };
+    history.push(content);
+    const timestamp = new Date().toISOString();
+    await log.append({ kind: 'tool_results', content, timestamp, responses: closing });
   }
 
   /**

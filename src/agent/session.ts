@@ -21,6 +21,7 @@ import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
 import type { ApprovalMode } from '../policy/policy-rule.js';
 import type { AgentHandle, SessionContext, SessionHandle } from '../core/session-context.js';
 import type { SendResult } from './send-result.js';
+import { resolveModelId } from '../model/models.js';
 
 interface SessionState {
   model: ContentGenerator;
@@ -49,6 +50,7 @@ export class GeminiCliSession implements SessionHandle {
   private readonly totalUsage: TokenUsage = emptyUsage();
   private currentPump: EventPump | undefined;
   private currentSignal: AbortSignal | undefined;
+  private modelOverride: string | undefined;
   /**
    * This session's policy: `mode` / `setMode(mode)`, `explain(call)` (the rule that decides), its "always allow"
    * `rules` and the decision `log`.
@@ -127,6 +129,17 @@ export class GeminiCliSession implements SessionHandle {
    */
   setApprovalMode(mode: ApprovalMode): void {
     this.policy.setMode(mode);
+  }
+
+  /** The model id this session sends: the agent's `model`, until {@link GeminiCliSession.setModel}. */
+  get model(): string {
+    return this.modelOverride ?? this.services.modelName;
+  }
+
+  /** Switches the model from this session's next `sendStream` on (`auto*` aliases mean the default model). */
+  setModel(model: string): void {
+    this.modelOverride = resolveModelId(model, 'setModel');
+    this.modelInfoSent = false;
   }
 
   /** Every policy decision taken in this session (by a rule, the mode's default or a human), oldest first. */
@@ -325,14 +338,7 @@ export class GeminiCliSession implements SessionHandle {
     services.openSessions.add(this);
     try {
       const history = new ConversationHistory(log.history);
-      const closing = this.pause.takeUnfinished(history.view(), this.id);
-      if (closing !== undefined) {
-        // Decided approvals whose results were never stored: the process died while the tools ran.
-        const content: Content = { role: 'user', parts: closing.flatMap((r) => r.responseParts) };
-        history.push(content);
-        const timestamp = new Date().toISOString();
-        await log.append({ kind: 'tool_results', content, timestamp, responses: closing });
-      }
+      await this.pause.closeUnfinished(history, log, this.id);
       for (const init of services.initializers) {
         await init({
           sessionId: this.id,
@@ -374,7 +380,7 @@ export class GeminiCliSession implements SessionHandle {
     return {
       sessionId: this.id,
       model: state.model,
-      modelName: services.modelName,
+      modelName: this.model,
       ...(services.generationConfig ? { generationConfig: services.generationConfig } : {}),
       history: state.history,
       commit: async (entry) => {
@@ -390,7 +396,7 @@ export class GeminiCliSession implements SessionHandle {
       takeModelInfo: () => {
         if (this.modelInfoSent) return undefined;
         this.modelInfoSent = true;
-        return services.modelName;
+        return this.model;
       },
       pump,
     };

@@ -38,6 +38,12 @@ export interface CliOptions {
   includeDirectories: string[];
   /** `--max-turns <n>`: model calls allowed for this prompt. */
   maxTurns: number | undefined;
+  /** `--acp` (or the deprecated `--experimental-acp`): serve the Agent Client Protocol on stdio. */
+  acp: boolean;
+  /** Only `--experimental-acp` was given (a deprecation warning is printed). */
+  acpDeprecatedFlag: boolean;
+  /** `--acp-terminal`: run shell commands in the editor's terminal when it offers one. */
+  acpTerminal: boolean;
   /** `-d/--debug`: SDK log lines on stderr. */
   debug: boolean;
   /** `-v/--version`. */

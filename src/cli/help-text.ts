@@ -23,6 +23,12 @@ Sessions (stored as gemini-cli sessions under $GEMINI_CLI_HOME or ~/.gemini):
       --list-sessions              List this project's sessions and exit.
       --delete-session <N|id>      Delete a session and exit.
 
+Editors (Agent Client Protocol):
+      --acp                        Serve ACP on stdin/stdout for an editor (Zed, JetBrains, Neovim clients).
+                                   The editor sends prompts, answers permission requests and picks sessions.
+      --experimental-acp           Deprecated alias of --acp.
+      --acp-terminal               With --acp: run shell commands in the editor's terminal when it has one.
+
 Testing:
       --fake-responses <file>      Replay recorded model responses (gemini-cli JSONL) instead of calling Gemini.
       --record-responses <file>    Append every model response to this file (replayable with --fake-responses).

@@ -102,4 +102,35 @@ describe('parseCliArgs', () => {
     expect(usageError(['-p']).message).toContain('--prompt');
     expect(usageError(['--fake-responses', ' ']).message).toContain('--fake-responses');
   });
+
+  it('reads --acp, its deprecated alias and --acp-terminal, and refuses prompts and session flags with them', () => {
+    expect(parseCliArgs(['--acp'])).toMatchObject({
+      acp: true,
+      acpDeprecatedFlag: false,
+      acpTerminal: false,
+    });
+    expect(parseCliArgs(['--experimental-acp'])).toMatchObject({
+      acp: true,
+      acpDeprecatedFlag: true,
+    });
+    expect(
+      parseCliArgs([
+        '--acp',
+        '--acp-terminal',
+        '-m',
+        'gemini-2.5-flash',
+        '--approval-mode',
+        'yolo',
+      ]),
+    ).toMatchObject({
+      acp: true,
+      acpTerminal: true,
+      model: 'gemini-2.5-flash',
+      approvalMode: 'yolo',
+    });
+    expect(usageError(['--acp', '-p', 'hi']).message).toContain('cannot be combined with a prompt');
+    expect(usageError(['--acp', '--resume']).message).toContain('--resume');
+    expect(usageError(['--acp', '-o', 'json']).message).toContain('--output-format');
+    expect(usageError(['--acp-terminal']).message).toContain('only applies with --acp');
+  });
 });

@@ -23,6 +23,9 @@ const OPTIONS = {
   skills: { type: 'string', multiple: true },
   'include-directories': { type: 'string', multiple: true },
   'max-turns': { type: 'string' },
+  acp: { type: 'boolean' },
+  'experimental-acp': { type: 'boolean' },
+  'acp-terminal': { type: 'boolean' },
   debug: { type: 'boolean', short: 'd' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
@@ -64,6 +67,25 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       `Cannot use both a positional prompt and --prompt (-p). Put the whole prompt after -p.\n${HELP_HINT}`,
     );
   }
+  const acp = values.acp === true || values['experimental-acp'] === true;
+  if (acp) {
+    const conflicting = [
+      values.prompt !== undefined || positionals.length > 0 ? 'a prompt' : undefined,
+      values.resume !== undefined ? '--resume' : undefined,
+      values['session-id'] !== undefined ? '--session-id' : undefined,
+      values['list-sessions'] === true ? '--list-sessions' : undefined,
+      values['delete-session'] !== undefined ? '--delete-session' : undefined,
+      values['output-format'] !== undefined ? '--output-format' : undefined,
+    ].filter((flag): flag is string => flag !== undefined);
+    if (conflicting.length > 0) {
+      throw new CliUsageError(
+        `--acp serves an editor over stdin/stdout and cannot be combined with ${conflicting.join(', ')}: the editor ` +
+          'sends the prompts and picks the sessions.',
+      );
+    }
+  } else if (values['acp-terminal'] === true) {
+    throw new CliUsageError('--acp-terminal only applies with --acp.');
+  }
   const sessionId = values['session-id'];
   if (sessionId !== undefined && !SESSION_ID_PATTERN.test(sessionId)) {
     throw new CliUsageError(
@@ -95,6 +117,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     skills: (values.skills ?? []).map((dir) => nonEmpty(dir, '--skills') ?? dir),
     includeDirectories: splitList(values['include-directories'] ?? []),
     maxTurns: positiveInteger(values['max-turns'], '--max-turns'),
+    acp,
+    acpDeprecatedFlag: values['experimental-acp'] === true && values.acp !== true,
+    acpTerminal: values['acp-terminal'] === true,
     debug: values.debug === true,
     version: values.version === true,
     help: values.help === true,

@@ -8,6 +8,7 @@ import { errorInfo } from './output/output-writer.js';
 import { parseCliArgs } from './parse-args.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
+import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
 import { GeminiCliAgent } from './sdk.js';
 import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
@@ -33,6 +34,7 @@ export async function runCli(io: CliIo): Promise<ExitCode> {
       return ExitCode.Success;
     }
     const agent = new GeminiCliAgent(agentOptionsFrom(options, io.cwd));
+    if (options.acp) return await runAcp(agent, options, io);
     if (options.listSessions) {
       await listSessionsCommand(agent, io);
       return ExitCode.Success;

@@ -7,6 +7,7 @@ export {
   ConfigurationError,
   DEFAULT_MODEL,
   GeminiAgentError,
+  GeminiCliAcpServer,
   GeminiCliAgent,
   LimitExceededError,
   MissingCredentialsError,

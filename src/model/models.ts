@@ -1,3 +1,5 @@
+import { ConfigurationError } from '../errors.js';
+
 /**
  * The default model: `gemini-2.5-pro`, Google's current stable (GA) Pro model and what gemini-cli resolves
  * `auto` to without preview access. Preview models (`gemini-3.1-pro-preview`…) are used only when asked for by
@@ -18,4 +20,18 @@ export const AUTO_MODEL_ALIASES: readonly string[] = ['auto', 'auto-gemini-3', '
 export function resolveModel(name: string | undefined): string {
   if (name === undefined || name.trim() === '') return DEFAULT_MODEL;
   return AUTO_MODEL_ALIASES.includes(name) ? DEFAULT_MODEL : name;
+}
+
+/**
+ * {@link resolveModel} for a model id given at run time (e.g. `session.setModel`): it must be a non-empty string.
+ *
+ * @throws ConfigurationError naming `what` for anything else.
+ */
+export function resolveModelId(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ConfigurationError(
+      `${what} needs a non-empty model id, e.g. "gemini-2.5-flash" (got ${JSON.stringify(value) ?? String(value)}).`,
+    );
+  }
+  return resolveModel(value);
 }
