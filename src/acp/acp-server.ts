@@ -47,6 +47,7 @@ export class GeminiCliAcpServer {
   private readonly options: ResolvedAcpServerOptions;
   private readonly sharedStore: SessionStore | undefined;
   private readonly connections = new Set<AcpServerConnection>();
+  private servingStdio = false;
 
   /**
    * @throws ConfigurationError for an invalid option.
@@ -72,6 +73,12 @@ export class GeminiCliAcpServer {
    * stdout closed) and every session was released.
    */
   async start(): Promise<void> {
+    if (this.servingStdio) {
+      throw new ConfigurationError(
+        'start() is already serving stdin/stdout; call it once per process.',
+      );
+    }
+    this.servingStdio = true;
     const stdio = stdioStreams();
     try {
       const connection = await this.connect(stdio.stream);
@@ -79,6 +86,7 @@ export class GeminiCliAcpServer {
       await connection.closed;
     } finally {
       stdio.restore();
+      this.servingStdio = false;
     }
   }
 

@@ -8,7 +8,7 @@ import type {
 import type { GeminiCliSession } from '../agent/session.js';
 import { ModelBehaviorError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import { invalidParams, invalidState, toRequestError } from './acp-errors.js';
 import { runCommand, type AcpCommandContext } from './commands.js';
 import { replayUpdates } from './history-replay.js';
@@ -24,7 +24,7 @@ export interface AcpSessionInit {
   cwd: string;
   catalog: ToolCatalog;
   /** The session's `ctx.fs`. */
-  fs: AgentFilesystem;
+  fs: SandboxFilesystem;
   /** The models offered in the model selector. */
   models: readonly string[];
   alwaysAllow: boolean;

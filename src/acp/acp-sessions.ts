@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   ListSessionsResponse,
   LoadSessionRequest,
@@ -9,7 +10,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { GeminiCliAgent } from '../agent/agent.js';
 import type { GeminiCliSession } from '../agent/session.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import { invalidParams, sessionNotFound, toRequestError } from './acp-errors.js';
 import { AcpSession } from './acp-session.js';
 import type { ResolvedAcpServerOptions } from './acp-server-options.js';
@@ -39,13 +40,13 @@ export interface SessionRegistryHost {
   requestPermission: TurnHost['requestPermission'];
   /** The per-session hooks: `ctx.shell` approvals, the filesystem wrapper, the shell tool. */
   hooks(sessionId: () => string): Omit<SessionAgentHooks, 'mcpServers' | 'filesystem'> & {
-    filesystem: (base: AgentFilesystem) => AgentFilesystem;
+    filesystem: (base: SandboxFilesystem) => SandboxFilesystem;
   };
 }
 
 interface Opened {
   session: GeminiCliSession;
-  fs: AgentFilesystem;
+  fs: SandboxFilesystem;
   cwd: string;
 }
 
@@ -101,16 +102,16 @@ export class SessionRegistry {
       checkDirectory(d, 'additionalDirectories entry'),
     );
     const mcpServers = clientMcpServers(params.mcpServers, cwd);
-    let id = resumeId ?? '';
+    // The id is fixed before the session opens: the editor's filesystem may be asked while it initializes.
+    const id = resumeId ?? randomUUID();
     const hooks = this.host.hooks(() => id);
-    let fs: AgentFilesystem | undefined;
+    let fs: SandboxFilesystem | undefined;
     const agent = this.host.factory.forSession(cwd, extra, this.host.auth(), {
       ...hooks,
       mcpServers,
       filesystem: (base) => (fs = hooks.filesystem(base)),
     });
-    const opened = await this.openSdkSession(agent, resumeId, () => fs, cwd);
-    id = opened.session.id;
+    const opened = await this.openSdkSession(agent, id, resumeId !== undefined, () => fs, cwd);
     const acp = new AcpSession({
       session: opened.session,
       cwd: opened.cwd,
@@ -140,13 +141,14 @@ export class SessionRegistry {
 
   private async openSdkSession(
     agent: GeminiCliAgent,
-    resumeId: string | undefined,
-    fs: () => AgentFilesystem | undefined,
+    sessionId: string,
+    resume: boolean,
+    fs: () => SandboxFilesystem | undefined,
     cwd: string,
   ): Promise<Opened> {
     let session: GeminiCliSession | undefined;
     try {
-      session = resumeId === undefined ? agent.session() : await agent.resumeSession(resumeId);
+      session = resume ? await agent.resumeSession(sessionId) : agent.session({ sessionId });
       await session.initialize();
       const opened = fs();
       if (opened === undefined)

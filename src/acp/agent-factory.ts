@@ -6,7 +6,7 @@ import type { ApprovalHandler } from '../policy/approval-response.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
 import type { AnyTool } from '../tools/tool-provider.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import { invalidParams } from './acp-errors.js';
 import type { ClientMcpServerConfig } from './mcp-servers.js';
 
@@ -21,7 +21,7 @@ export interface SessionAgentHooks {
   /** Asks the client about `ctx.shell` commands (tool calls pause instead and are asked by the turn). */
   onApproval: ApprovalHandler;
   /** Wraps the session's workspace filesystem (the editor's buffers, and a handle for diffs). */
-  filesystem: (base: AgentFilesystem) => AgentFilesystem;
+  filesystem: (base: SandboxFilesystem) => SandboxFilesystem;
   /** Replaces built-in tools of the same name (e.g. `run_shell_command` in the editor's terminal). */
   replaceTools?: readonly AnyTool[];
   /**

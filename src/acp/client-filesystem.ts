@@ -3,7 +3,7 @@ import path from 'node:path';
 import { methods, type AgentConnection } from '@agentclientprotocol/sdk';
 import type { Logger } from '../logger.js';
 import { detectFileType } from '../tools/builtin/file-types.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 
 /** What {@link clientFilesystem} needs. */
 export interface ClientFilesystemOptions {
@@ -37,9 +37,9 @@ function notFound(error: unknown): boolean {
  * reads and writes use the local filesystem.
  */
 export function clientFilesystem(
-  base: AgentFilesystem,
+  base: SandboxFilesystem,
   options: ClientFilesystemOptions,
-): AgentFilesystem {
+): SandboxFilesystem {
   const root = (): string => base.workspaceDirectories()[0] ?? '';
   const viaClient = (absolute: string): boolean =>
     isWithin(absolute, root()) && !isWithin(absolute, geminiDir());
@@ -68,7 +68,7 @@ export function clientFilesystem(
     }
   };
 
-  const proxy: AgentFilesystem = {
+  const proxy: SandboxFilesystem = {
     workspaceDirectories: () => base.workspaceDirectories(),
     resolvePath: (file, access) => base.resolvePath(file, access),
     readFile: (file) => base.readFile(file),

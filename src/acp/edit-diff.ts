@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { PlanEntry, ToolCallContent } from '@agentclientprotocol/sdk';
 import { calculateReplacement } from '../tools/builtin/replacement.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 
 /** The tools whose calls are shown as a diff of the file they edit. */
 const EDIT_TOOLS = new Set(['write_file', 'replace']);
@@ -23,7 +23,7 @@ export function isEditCall(name: string, args: Record<string, unknown>): boolean
  */
 export async function snapshotEdit(
   args: Record<string, unknown>,
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
   cwd: string,
 ): Promise<EditSnapshot> {
   const raw = String(args['file_path']);

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ContentBlock, EmbeddedResourceResource } from '@agentclientprotocol/sdk';
 import type { Part } from '@google/genai';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import { invalidParams } from './acp-errors.js';
 
 /** gemini-cli's separators around context read from referenced files and embedded resources. */
@@ -21,7 +21,7 @@ const MEDIA = /^(image|audio|video)\/|^application\/pdf$/;
  */
 export async function promptToParts(
   blocks: readonly ContentBlock[],
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
 ): Promise<Part[]> {
   const parts: Part[] = [];
   const context: Part[] = [];
@@ -68,7 +68,7 @@ function filePathOf(uri: string): string | undefined {
 }
 
 async function readReference(
-  fs: AgentFilesystem,
+  fs: SandboxFilesystem,
   file: string,
   mimeType: string | null | undefined,
 ): Promise<Part[]> {

@@ -15,7 +15,7 @@ import type {
   ToolCallResponseInfo,
 } from '../events.js';
 import type { Logger } from '../logger.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import {
   diffContent,
   isEditCall,
@@ -35,7 +35,7 @@ export interface TurnHost {
   readonly cwd: string;
   readonly catalog: ToolCatalog;
   /** The session's `ctx.fs` (through the editor when it serves files), for diffs. */
-  readonly fs: AgentFilesystem;
+  readonly fs: SandboxFilesystem;
   /** Offer "Allow for this session". */
   readonly alwaysAllow: boolean;
   readonly logger: Logger;

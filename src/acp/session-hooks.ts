@@ -1,6 +1,6 @@
 import { methods, type AgentConnection, type ClientCapabilities } from '@agentclientprotocol/sdk';
 import type { ApprovalHandler, ApprovalResponse } from '../policy/approval-response.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import type { ResolvedAcpServerOptions } from './acp-server-options.js';
 import type { SessionAgentHooks } from './agent-factory.js';
 import { clientFilesystem } from './client-filesystem.js';
@@ -25,7 +25,7 @@ export function sessionHooks(input: SessionHooksInput): Omit<
   SessionAgentHooks,
   'mcpServers' | 'filesystem'
 > & {
-  filesystem: (base: AgentFilesystem) => AgentFilesystem;
+  filesystem: (base: SandboxFilesystem) => SandboxFilesystem;
 } {
   const { options } = input;
   const capabilities = input.capabilities();

@@ -10,7 +10,7 @@ import type { ApprovalHandler } from '../policy/approval-response.js';
 import type { ApprovalsMode } from '../policy/policy-gate.js';
 import type { PolicyOptions } from '../policy/policy-options.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import type { SystemInstructions } from './instructions.js';
 import type { SystemPromptOption } from './system-prompt.js';
 import type { AgentSettingsOptions } from './agent-settings.js';
@@ -77,7 +77,7 @@ export interface GeminiCliAgentOptions {
    * through an editor's buffers (the ACP server does). Called once per session with the workspace-bound
    * filesystem; keep its checks (call `base.resolvePath`) so the workspace boundary holds.
    */
-  filesystem?: (base: AgentFilesystem) => AgentFilesystem;
+  filesystem?: (base: SandboxFilesystem) => SandboxFilesystem;
   /** Logs to stderr (unless a `logger` is given). */
   debug?: boolean;
   /** Appends every model response to this JSONL file (gemini-cli's replay format). */

@@ -210,13 +210,12 @@ function filterBuiltinTools(
   );
 }
 
-
 function validateFilesystem(
   wrap: GeminiCliAgentOptions['filesystem'],
 ): GeminiCliAgentOptions['filesystem'] {
   if (wrap === undefined || typeof wrap === 'function') return wrap;
   throw new ConfigurationError(
-    'The filesystem option must be a function (base: AgentFilesystem) => AgentFilesystem.',
+    'The filesystem option must be a function (base: SandboxFilesystem) => SandboxFilesystem.',
   );
 }
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
 import { ScriptedModel, callTurn, textTurn } from '../testing/scripted-model.js';
 import { tool } from '../tools/tool.js';
-import type { AgentFilesystem } from '../core/workspace-types.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
 import { GeminiCliAgent } from './agent.js';
 
 let dir: string;
@@ -60,7 +60,7 @@ describe('the filesystem option', () => {
       contentGenerator: model,
       persist: false,
       tools: [peek],
-      filesystem: (base): AgentFilesystem => ({
+      filesystem: (base): SandboxFilesystem => ({
         ...bind(base),
         readFile: async (path) => {
           reads.push(path);
@@ -77,7 +77,7 @@ describe('the filesystem option', () => {
   });
 });
 
-function bind(base: AgentFilesystem): AgentFilesystem {
+function bind(base: SandboxFilesystem): SandboxFilesystem {
   return {
     workspaceDirectories: () => base.workspaceDirectories(),
     resolvePath: (p, a) => base.resolvePath(p, a),

@@ -206,13 +206,20 @@ describe('ACP server: tool calls and permissions', () => {
     second.assertComplete();
   });
 
-  it('asks about commands a custom tool runs through ctx.shell', async () => {
+  it('asks about ctx.shell commands a rule makes ask', async () => {
     const runner = tool(
       { name: 'run_check', description: 'runs a check', inputSchema: z.object({}) },
       async (_args, ctx) => (await ctx.shell.exec('echo shell-ok')).output.trim(),
     );
     const model = new ScriptedModel([callTurn({ name: 'run_check' }), textTurn('checked')]);
-    const h = await start({ cwd: project.cwd, contentGenerator: model, tools: [runner] });
+    const h = await start({
+      cwd: project.cwd,
+      contentGenerator: model,
+      tools: [runner],
+      policy: {
+        rules: [{ toolName: 'run_shell_command', commandPrefix: 'echo', decision: 'ask_user' }],
+      },
+    });
     const { sessionId } = await h.newSession();
     await h.prompt(sessionId, 'check');
     expect(h.client.permissionRequests[0]?.toolCall).toMatchObject({
