@@ -21,7 +21,7 @@ import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
 import type { ApprovalMode } from '../policy/policy-rule.js';
 import type { AgentHandle, SessionContext, SessionHandle } from '../core/session-context.js';
 import type { SendResult } from './send-result.js';
-import { resolveModelId } from '../model/models.js';
+import { SessionModel } from './session-model.js';
 
 interface SessionState {
   model: ContentGenerator;
@@ -44,13 +44,12 @@ export class GeminiCliSession implements SessionHandle {
   private state: SessionState | undefined;
   private initializing: Promise<SessionState> | undefined;
   private running = false;
-  private modelInfoSent = false;
+  private readonly chosenModel: SessionModel;
   private pause: SessionPause;
   private closed = false;
   private readonly totalUsage: TokenUsage = emptyUsage();
   private currentPump: EventPump | undefined;
   private currentSignal: AbortSignal | undefined;
-  private modelOverride: string | undefined;
   /**
    * This session's policy: `mode` / `setMode(mode)`, `explain(call)` (the rule that decides), its "always allow"
    * `rules` and the decision `log`.
@@ -86,6 +85,7 @@ export class GeminiCliSession implements SessionHandle {
     this.services = services;
     this.id = id;
     this.preopenedLog = log;
+    this.chosenModel = new SessionModel(services.modelName);
     this.pause = new SessionPause(log?.pausedTurn);
     this.policy = new SessionPolicy(services.policy, {
       emit: (event) => this.currentPump?.emit(event),
@@ -133,13 +133,12 @@ export class GeminiCliSession implements SessionHandle {
 
   /** The model id this session sends: the agent's `model`, until {@link GeminiCliSession.setModel}. */
   get model(): string {
-    return this.modelOverride ?? this.services.modelName;
+    return this.chosenModel.id;
   }
 
   /** Switches the model from this session's next `sendStream` on (`auto*` aliases mean the default model). */
   setModel(model: string): void {
-    this.modelOverride = resolveModelId(model, 'setModel');
-    this.modelInfoSent = false;
+    this.chosenModel.set(model);
   }
 
   /** Every policy decision taken in this session (by a rule, the mode's default or a human), oldest first. */
@@ -393,11 +392,7 @@ export class GeminiCliSession implements SessionHandle {
       limits: services.limits,
       logger: services.logger,
       onUsage: (usage) => addUsage(this.totalUsage, usage),
-      takeModelInfo: () => {
-        if (this.modelInfoSent) return undefined;
-        this.modelInfoSent = true;
-        return this.model;
-      },
+      takeModelInfo: () => this.chosenModel.takeAnnouncement(),
       pump,
     };
   }
