@@ -68,21 +68,10 @@ export function clientFilesystem(
     }
   };
 
-  const proxy: SandboxFilesystem = {
-    workspaceDirectories: () => base.workspaceDirectories(),
-    resolvePath: (file, access) => base.resolvePath(file, access),
-    readFile: (file) => base.readFile(file),
-    readFileBytes: (file) => base.readFileBytes(file),
-    writeFile: (file, content) => base.writeFile(file, content),
-    readDir: (dir) => base.readDir(dir),
-    stat: (file) => base.stat(file),
-    exists: (file) => base.exists(file),
-    glob: (pattern, globOptions) => base.glob(pattern, globOptions),
-    mkdir: (dir, mkdirOptions) => base.mkdir(dir, mkdirOptions),
-    rm: (target, rmOptions) => base.rm(target, rmOptions),
-  };
+  const overrides: Partial<SandboxFilesystem> = {};
+
   if (options.read) {
-    proxy.readFile = async (file) => {
+    overrides.readFile = async (file) => {
       let absolute: string;
       try {
         absolute = await base.resolvePath(file, 'read');
@@ -93,7 +82,7 @@ export function clientFilesystem(
       const text = await readText(absolute);
       return text === undefined ? base.readFile(absolute) : text;
     };
-    proxy.readFileBytes = async (file) => {
+    overrides.readFileBytes = async (file) => {
       const bytes = await base.readFileBytes(file);
       if (bytes === null) return null;
       const absolute = await base.resolvePath(file, 'read').catch(() => undefined);
@@ -105,7 +94,7 @@ export function clientFilesystem(
     };
   }
   if (options.write) {
-    proxy.writeFile = async (file, content) => {
+    overrides.writeFile = async (file, content) => {
       const absolute = await base.resolvePath(file, 'write');
       const connection = options.connection();
       if (!viaClient(absolute) || connection === undefined || connection.signal.aborted) {
@@ -119,5 +108,21 @@ export function clientFilesystem(
       });
     };
   }
-  return proxy;
+  return withOverrides(base, overrides);
+}
+
+/**
+ * `base` with some methods replaced; every other member (including ones added to the interface later) is the
+ * base's own, bound to it.
+ */
+export function withOverrides<T extends object>(base: T, overrides: Partial<T>): T {
+  return new Proxy(base, {
+    get(target, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
 }

@@ -106,7 +106,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   const instructions = validateInstructions(options.instructions);
   const logger = options.logger ?? (options.debug ? createStderrLogger() : silentLogger);
   const cwd = options.cwd ?? process.cwd();
-  const wrapFilesystem = validateFilesystem(options.filesystem);
+  const wrapFilesystem = options.filesystem;
   const tools = options.tools ?? [];
   if (!Array.isArray(tools)) {
     throw new ConfigurationError('The tools option must be an array of tools made with tool().');
@@ -207,15 +207,6 @@ function filterBuiltinTools(
   const excluded = toolNamesOf(exclude ?? []);
   return tools.filter(
     (t) => (allowed === undefined || allowed.has(t.name)) && !excluded.has(t.name),
-  );
-}
-
-function validateFilesystem(
-  wrap: GeminiCliAgentOptions['filesystem'],
-): GeminiCliAgentOptions['filesystem'] {
-  if (wrap === undefined || typeof wrap === 'function') return wrap;
-  throw new ConfigurationError(
-    'The filesystem option must be a function (base: SandboxFilesystem) => SandboxFilesystem.',
   );
 }
 

@@ -157,6 +157,7 @@ export const OPTION_SCHEMAS = {
   includeDirectories: z
     .array(nonEmptyStr('a directory path'), { error: 'expected an array of directory paths' })
     .optional(),
+  filesystem: fn('a function (base: SandboxFilesystem) => SandboxFilesystem').optional(),
   debug: bool().optional(),
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),

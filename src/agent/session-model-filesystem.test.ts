@@ -60,13 +60,11 @@ describe('the filesystem option', () => {
       contentGenerator: model,
       persist: false,
       tools: [peek],
-      filesystem: (base): SandboxFilesystem => ({
-        ...bind(base),
-        readFile: async (path) => {
+      filesystem: (base) =>
+        withReadFile(base, async (path) => {
           reads.push(path);
           return (await base.readFile(path))?.toUpperCase() ?? null;
-        },
-      }),
+        }),
     });
     await agent.session().send('peek');
     expect(reads).toEqual(['a.txt']);
@@ -77,18 +75,16 @@ describe('the filesystem option', () => {
   });
 });
 
-function bind(base: SandboxFilesystem): SandboxFilesystem {
-  return {
-    workspaceDirectories: () => base.workspaceDirectories(),
-    resolvePath: (p, a) => base.resolvePath(p, a),
-    readFile: (p) => base.readFile(p),
-    readFileBytes: (p) => base.readFileBytes(p),
-    writeFile: (p, c) => base.writeFile(p, c),
-    readDir: (p) => base.readDir(p),
-    stat: (p) => base.stat(p),
-    exists: (p) => base.exists(p),
-    glob: (p, o) => base.glob(p, o),
-    mkdir: (p, o) => base.mkdir(p, o),
-    rm: (p, o) => base.rm(p, o),
-  };
+/** `base` with `readFile` replaced (every other member bound to `base`). */
+function withReadFile(
+  base: SandboxFilesystem,
+  readFile: SandboxFilesystem['readFile'],
+): SandboxFilesystem {
+  return new Proxy(base, {
+    get: (target, key) => {
+      if (key === 'readFile') return readFile;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
 }
