@@ -35,6 +35,47 @@ export class MissingCredentialsError extends ConfigurationError {
   }
 }
 
+/**
+ * Signing in failed: the chosen auth method could not produce usable credentials (a rejected or revoked token,
+ * a failed refresh, no metadata server, a Code Assist account that needs a project or validation). The message
+ * names the method, why it failed and what to set; it never contains a token.
+ */
+export class AuthenticationError extends GeminiAgentError {
+  /** The auth type that was tried (`oauth-personal`, `compute-default-credentials`, …), when known. */
+  readonly authType: string | undefined;
+
+  constructor(
+    message: string,
+    details: { authType?: string; code?: string } = {},
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    super(details.code ?? 'AUTHENTICATION', message, options);
+    this.authType = details.authType;
+  }
+}
+
+/**
+ * The request needs a feature the model provider does not have (grounding with Google Search on an
+ * OpenAI-compatible server, `countTokens` without a token-count endpoint…). Remove the feature or use a
+ * provider that has it.
+ */
+export class ModelCapabilityError extends ConfigurationError {
+  /** The provider, e.g. `openai`. */
+  readonly provider: string;
+  /** The missing capability, e.g. `grounding`, `countTokens`. */
+  readonly capability: string;
+
+  constructor(
+    message: string,
+    details: { provider: string; capability: string },
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    super(message, { ...options, code: 'MODEL_CAPABILITY_UNSUPPORTED' });
+    this.provider = details.provider;
+    this.capability = details.capability;
+  }
+}
+
 /** A replay file (`fakeResponses`) is missing, malformed, exhausted or out of step with the calls made. */
 export class ReplayError extends ConfigurationError {
   /** The replay file. */

@@ -105,6 +105,8 @@ export {
   GeminiAgentError,
   ConfigurationError,
   MissingCredentialsError,
+  AuthenticationError,
+  ModelCapabilityError,
   ReplayError,
   ModelApiError,
   ModelBehaviorError,
@@ -208,3 +210,13 @@ export type { GeminiCliAcpServerOptions } from './acp/acp-server-options.js';
 export { createContentGenerator } from './model/create-content-generator.js';
 export type { CreateContentGeneratorOptions } from './model/create-content-generator.js';
 export { DEFAULT_MODEL, resolveModel } from './model/models.js';
+export { AuthType, getAuthTypeFromEnv } from './model/auth/auth-type.js';
+export { selectAuthType } from './model/auth/auth-selection.js';
+export { loginWithGoogle, logoutFromGoogle } from './model/auth/login-entry.js';
+export type { GoogleLoginOptions, GoogleLoginResult } from './model/auth/google-login.js';
+export type {
+  AuthSelection,
+  AuthSelectionOptions,
+  AuthSettings,
+  AuthSource,
+} from './model/auth/auth-selection.js';

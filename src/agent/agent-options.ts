@@ -1,5 +1,6 @@
 import type { GenerateContentConfig } from '@google/genai';
 import type { Logger } from '../logger.js';
+import type { AuthType } from '../model/auth/auth-type.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { RetryOptions } from '../model/retry.js';
 import type { AnyTool } from '../tools/tool-provider.js';
@@ -84,6 +85,14 @@ export interface GeminiCliAgentOptions {
   recordResponses?: string;
   /** Replays model responses from this JSONL file instead of calling the API (each session from line 1). */
   fakeResponses?: string;
+  /**
+   * How to sign in to Gemini, as gemini-cli's auth types: `'gemini-api-key'`, `'vertex-ai'`, `'gateway'`,
+   * `'oauth-personal'` (Login with Google: `~/.gemini/oauth_creds.json`, see `gemini-agent login`) or
+   * `'compute-default-credentials'` (ADC, metadata server). Default: gemini-cli's choice — the `apiKey` option,
+   * then `security.auth.selectedType` in gemini-cli's settings, then the environment (`GEMINI_API_KEY`,
+   * `GOOGLE_GENAI_USE_VERTEXAI`, `GOOGLE_GENAI_USE_GCA`, …), else ADC. See docs/auth.md.
+   */
+  authType?: AuthType | `${AuthType}`;
   /** Gemini API key (default: `GEMINI_API_KEY` / `GOOGLE_API_KEY`). */
   apiKey?: string;
   /** API base URL (default: `GOOGLE_GEMINI_BASE_URL`, else Google's). */

@@ -1,7 +1,9 @@
 import { ConfigurationError } from '../errors.js';
 import { createStderrLogger, silentLogger, type Logger } from '../logger.js';
 import type { ContentGenerator } from '../model/content-generator.js';
+import { AuthCache } from '../model/auth/auth-cache.js';
 import { createContentGenerator } from '../model/create-content-generator.js';
+import { authSettingsOf } from './agent-auth.js';
 import { resolveModel } from '../model/models.js';
 import type { RetryAttemptInfo } from '../model/retry.js';
 import type { LoopLimits } from '../loop/loop-types.js';
@@ -52,6 +54,8 @@ export type SessionInitializer = (init: SessionInitContext) => Promise<void> | v
 
 /** Per-session hooks the model factory wires into the model. */
 export interface ModelHooks {
+  /** The session the model is for (the Code Assist API receives it as `session_id`). */
+  sessionId?: string;
   /** Called before each retry backoff (the session turns it into a `retry` event). */
   onRetry(info: RetryAttemptInfo): void;
 }
@@ -117,6 +121,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     logger,
   });
   const merged = settings.merged;
+  const authCache = new AuthCache();
   const skills = createSkillsFeature({
     cwd,
     references: validateSkillReferences(options.skills),
@@ -157,7 +162,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     instructions,
     systemPrompt: validateSystemPrompt(options.systemPrompt),
     modelName: resolveModel(options.model ?? merged.model?.name),
-    createModel: (hooks) => createModelFor(options, logger, hooks),
+    createModel: (hooks) => createModelFor(options, logger, hooks, { settings, authCache }),
     toolProviders: [
       staticToolProvider(builtinTools),
       staticToolProvider(customTools),
@@ -244,16 +249,22 @@ function createModelFor(
   options: GeminiCliAgentOptions,
   logger: Logger,
   hooks: ModelHooks,
+  shared: { settings: LoadedSettings; authCache: AuthCache },
 ): Promise<ContentGenerator> {
   const retry = options.retry;
   return createContentGenerator({
     ...(options.fakeResponses === undefined ? {} : { fakeResponses: options.fakeResponses }),
     ...(options.recordResponses === undefined ? {} : { recordResponses: options.recordResponses }),
+    ...(options.authType === undefined ? {} : { authType: options.authType }),
+    authSettings: authSettingsOf(shared.settings),
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
     ...(options.contentGenerator === undefined
       ? {}
       : { contentGenerator: options.contentGenerator }),
+    ...(hooks.sessionId === undefined ? {} : { sessionId: hooks.sessionId }),
+    model: resolveModel(options.model ?? shared.settings.merged.model?.name),
+    authCache: shared.authCache,
     logger,
     retry:
       retry === false

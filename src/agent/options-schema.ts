@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
+import { AUTH_TYPES, type AuthType } from '../model/auth/auth-type.js';
 import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
@@ -161,6 +162,11 @@ export const OPTION_SCHEMAS = {
   debug: bool().optional(),
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),
+  authType: z
+    .enum(AUTH_TYPES as [AuthType, ...AuthType[]], {
+      error: `expected one of ${AUTH_TYPES.map((t) => `'${t}'`).join(', ')}`,
+    })
+    .optional(),
   apiKey: nonEmptyStr().optional(),
   baseUrl: str()
     .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), { error: 'expected an http(s) URL' })

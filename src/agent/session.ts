@@ -328,6 +328,7 @@ export class GeminiCliSession implements SessionHandle {
     await this.policy.engine(signal);
     const workspace = services.createWorkspace(this.policy.commandCheck);
     const model = await services.createModel({
+      sessionId: this.id,
       onRetry: () => this.currentPump?.emit({ type: 'retry' }),
     });
     const log =

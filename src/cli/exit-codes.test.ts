@@ -8,11 +8,15 @@ import {
   MissingCredentialsError,
   SessionNotFoundError,
 } from './sdk.js';
-import { ModelApiError, ReplayError, ToolExecutionError } from '../index.js';
+import { AuthenticationError, ModelApiError, ReplayError, ToolExecutionError } from '../index.js';
 
 describe('exitCodeFor', () => {
   it("translates our typed errors to gemini-cli's exit codes", () => {
     expect(exitCodeFor(new MissingCredentialsError('set GEMINI_API_KEY'))).toBe(ExitCode.AuthError);
+    expect(
+      exitCodeFor(new AuthenticationError('sign in again', { code: 'AUTH_LOGIN_REQUIRED' })),
+    ).toBe(41);
+    expect(exitCodeFor(new ConfigurationError('bad type', { code: 'AUTH_TYPE_INVALID' }))).toBe(41);
     expect(exitCodeFor(new CliUsageError('bad flag'))).toBe(ExitCode.InputError);
     expect(exitCodeFor(new SessionNotFoundError('Session with ID x not found'))).toBe(42);
     expect(exitCodeFor(new ConfigurationError('bad option'))).toBe(ExitCode.ConfigError);

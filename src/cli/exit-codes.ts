@@ -6,7 +6,7 @@ export const ExitCode = {
   Success: 0,
   /** Any other failure (model API error, tool failure, internal error). */
   GeneralError: 1,
-  /** No usable credentials (`GEMINI_API_KEY` and friends unset, and no `--fake-responses`). */
+  /** No usable credentials, or signing in failed (bad auth type, revoked Google sign-in, Code Assist setup). */
   AuthError: 41,
   /** Bad command-line input: unknown flag, bad flag value, unknown session. */
   InputError: 42,
@@ -48,7 +48,7 @@ export function exitCodeFor(error: unknown): ExitCode {
     return isAbortLike(error) ? ExitCode.Cancelled : ExitCode.GeneralError;
   }
   const code = error.code;
-  if (code === 'MISSING_CREDENTIALS') return ExitCode.AuthError;
+  if (code === 'MISSING_CREDENTIALS' || code.startsWith('AUTH')) return ExitCode.AuthError;
   if (code === 'ABORTED') return ExitCode.Cancelled;
   if (INPUT_CODES.has(code)) return ExitCode.InputError;
   if (TURN_LIMIT_CODES.has(code)) return ExitCode.TurnLimit;

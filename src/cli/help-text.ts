@@ -1,5 +1,7 @@
 /** The `--help` text. */
 export const HELP_TEXT = `Usage: gemini-agent [options] [prompt]
+       gemini-agent login [--no-browser]    Sign in with Google (see gemini-agent login --help)
+       gemini-agent logout                  Delete the cached Google credentials
 
 Run one prompt through a Gemini agent and print the answer (gemini -p compatible).
 Piped stdin is prepended to the prompt: \`cat notes.md | gemini-agent -p "summarize"\`.
@@ -41,8 +43,11 @@ Other:
   -v, --version                    Print the version.
   -h, --help                       Print this help.
 
-Credentials: GEMINI_API_KEY (or GOOGLE_API_KEY; or GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT
-and GOOGLE_CLOUD_LOCATION). GOOGLE_GEMINI_BASE_URL points the client at another endpoint.
+Credentials, chosen as gemini-cli does: security.auth.selectedType in ~/.gemini/settings.json, else
+GOOGLE_GENAI_USE_GCA=true (Login with Google: run gemini-agent login), GOOGLE_GENAI_USE_VERTEXAI=true (with
+GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or GOOGLE_API_KEY), GOOGLE_GEMINI_BASE_URL (a gateway),
+GEMINI_API_KEY; else Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, Cloud Shell, GCE).
+Other models: -m openai:gpt-4.1 (OPENAI_API_KEY, OPENAI_BASE_URL) or -m ollama:llama3.2. See docs/auth.md.
 
 Exit codes: 0 ok, 1 error, 41 no credentials, 42 bad input, 52 configuration, 53 turn limit, 130 interrupted.
 `;

@@ -10,6 +10,7 @@ import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
+import { loginCommand } from './login-command.js';
 import { GeminiCliAgent } from './sdk.js';
 import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
 import { packageVersion } from './version.js';
@@ -23,6 +24,7 @@ export async function runCli(io: CliIo): Promise<ExitCode> {
   let format: OutputFormat = 'text';
   try {
     if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
     const options = parseCliArgs(io.argv);
     format = options.outputFormat;
     if (options.help) {

@@ -4,7 +4,11 @@
  */
 export {
   AbortError,
+  AuthType,
   ConfigurationError,
+  createContentGenerator,
+  loginWithGoogle,
+  logoutFromGoogle,
   DEFAULT_MODEL,
   GeminiAgentError,
   GeminiCliAcpServer,

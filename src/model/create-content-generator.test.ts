@@ -58,10 +58,12 @@ describe('createContentGenerator', () => {
   });
 
   it('no credentials and no replay → MissingCredentialsError saying what to set', async () => {
-    const err = await createContentGenerator({ env: {} }).catch((e: unknown) => e);
+    // The home is the isolated test home (no cached Google credentials), so the ADC fallback finds nothing.
+    const env = { GEMINI_CLI_HOME: process.env['GEMINI_CLI_HOME'] };
+    const err = await createContentGenerator({ env }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MissingCredentialsError);
     expect((err as Error).message).toBe(
-      'No Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION), or pass fakeResponses.',
+      'No Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION), sign in with `gemini-agent login` (Login with Google), set GOOGLE_APPLICATION_CREDENTIALS, or pass fakeResponses.',
     );
   });
 

@@ -213,7 +213,7 @@ describe('GeminiContentGenerator against FakeGeminiServer (real @google/genai cl
   it('no credentials → MissingCredentialsError telling what to set', () => {
     expect(() => new GeminiContentGenerator({ env: {} })).toThrow(MissingCredentialsError);
     expect(() => new GeminiContentGenerator({ env: {} })).toThrow(
-      'No Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION), or pass fakeResponses.',
+      'No Gemini credentials: set GEMINI_API_KEY (or GOOGLE_API_KEY, or GOOGLE_GENAI_USE_VERTEXAI with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION), sign in with `gemini-agent login` (Login with Google), set GOOGLE_APPLICATION_CREDENTIALS, or pass fakeResponses.',
     );
   });
 });

@@ -217,9 +217,14 @@ export class GeminiContentGenerator implements ContentGenerator {
       const httpOptions: { baseUrl?: string; headers?: Record<string, string> } = {};
       if (a.baseUrl !== undefined) httpOptions.baseUrl = a.baseUrl;
       if (this.headers !== undefined) httpOptions.headers = { ...this.headers };
+      // A gateway without a key gets an empty x-goog-api-key header, as in gemini-cli. The client is given a
+      // placeholder key so it neither warns on the console nor overwrites the header (it keeps one already set).
+      const keyless = a.kind === 'gateway' && a.apiKey === '';
+      if (keyless) httpOptions.headers = { ...httpOptions.headers, 'x-goog-api-key': '' };
+      const apiKey = keyless ? 'keyless-gateway' : a.apiKey;
       const client = new GoogleGenAI({
         vertexai: a.vertexai,
-        ...(a.apiKey !== undefined ? { apiKey: a.apiKey } : {}),
+        ...(apiKey !== undefined ? { apiKey } : {}),
         ...(a.project !== undefined ? { project: a.project } : {}),
         ...(a.location !== undefined ? { location: a.location } : {}),
         ...(a.apiVersion !== undefined ? { apiVersion: a.apiVersion } : {}),

@@ -14,6 +14,17 @@ export type {
   FakeGeminiTurn,
 } from './fake-gemini-server.js';
 export { googleErrorBody } from './fake-gemini-script.js';
+export { FakeCodeAssistServer } from './fake-code-assist-server.js';
+export type {
+  FakeCodeAssistServerOptions,
+  FakeCodeAssistRequest,
+  FakeCodeAssistTurn,
+} from './fake-code-assist-server.js';
+export { FakeGoogleAuthServer } from './fake-google-auth-server.js';
+export type {
+  FakeGoogleAuthServerOptions,
+  FakeGoogleAuthRequest,
+} from './fake-google-auth-server.js';
 export {
   describeSessionStoreConformance,
   sampleSessionEntries,

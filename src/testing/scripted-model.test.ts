@@ -49,7 +49,9 @@ describe('gemini-agent-sdk/testing entry', () => {
   it('exports the testing kit by name', () => {
     expect(Object.keys(testing).sort()).toEqual(
       [
+        'FakeCodeAssistServer',
         'FakeGeminiServer',
+        'FakeGoogleAuthServer',
         'ScriptedModel',
         'callTurn',
         'createTestSessionContext',

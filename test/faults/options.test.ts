@@ -33,6 +33,11 @@ function errorOf(options: unknown): ConfigurationError {
 describe('options are validated at construction', () => {
   it.each<[string, Record<string, unknown>, string]>([
     ['model of the wrong type', { model: 123 }, 'model: expected a string, got 123'],
+    [
+      'an unknown auth type',
+      { authType: 'oauth' },
+      "authType: expected one of 'oauth-personal', 'gemini-api-key'",
+    ],
     ['an empty model', { model: '  ' }, 'model: expected a non-empty string, got "  "'],
     ['a missing cwd', { cwd: '/no/such/dir' }, 'cwd: "/no/such/dir" is not an existing directory'],
     [

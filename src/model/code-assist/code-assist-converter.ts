@@ -1,0 +1,189 @@
+import type {
+  Content,
+  ContentListUnion,
+  ContentUnion,
+  CountTokensParameters,
+  CountTokensResponse,
+  GenerateContentConfig,
+  GenerateContentParameters,
+  GenerateContentResponse,
+  Part,
+  PartUnion,
+} from '@google/genai';
+
+/**
+ * gemini-cli's Code Assist wire format (`code_assist/converter.ts`): a Gemini request is wrapped as
+ * `{model, project, user_prompt_id, request: {contents, systemInstruction, tools, …, generationConfig,
+ * session_id}}`, and every answer comes back as `{response: {candidates, usageMetadata, …}, traceId}`.
+ */
+
+/** The body of `:generateContent` / `:streamGenerateContent` (gemini-cli's `CAGenerateContentRequest`). */
+export interface CaGenerateContentRequest {
+  model: string;
+  project?: string;
+  user_prompt_id?: string;
+  request: {
+    contents: Content[];
+    systemInstruction?: Content;
+    cachedContent?: string;
+    tools?: GenerateContentConfig['tools'];
+    toolConfig?: GenerateContentConfig['toolConfig'];
+    labels?: Record<string, string>;
+    safetySettings?: GenerateContentConfig['safetySettings'];
+    generationConfig?: Record<string, unknown>;
+    session_id?: string;
+  };
+  enabled_credit_types?: string[];
+}
+
+/** One answer (or stream chunk) of the Code Assist API (gemini-cli's `CaGenerateContentResponse`). */
+export interface CaGenerateContentResponse {
+  response?: {
+    candidates?: GenerateContentResponse['candidates'];
+    automaticFunctionCallingHistory?: Content[];
+    promptFeedback?: GenerateContentResponse['promptFeedback'];
+    usageMetadata?: GenerateContentResponse['usageMetadata'];
+    modelVersion?: string;
+  };
+  traceId?: string;
+  consumedCredits?: Array<{ creditType: string; creditAmount: string }>;
+  remainingCredits?: Array<{ creditType: string; creditAmount: string }>;
+}
+
+/** Wraps a Gemini request for the Code Assist API. */
+export function toGenerateContentRequest(
+  req: GenerateContentParameters,
+  userPromptId: string,
+  project?: string,
+  sessionId?: string,
+): CaGenerateContentRequest {
+  const config = req.config;
+  return {
+    model: req.model,
+    project,
+    user_prompt_id: userPromptId,
+    request: {
+      contents: toContents(req.contents),
+      systemInstruction: config?.systemInstruction
+        ? toContent(config.systemInstruction as ContentUnion)
+        : undefined,
+      cachedContent: config?.cachedContent,
+      tools: config?.tools,
+      toolConfig: config?.toolConfig,
+      labels: config?.labels,
+      safetySettings: config?.safetySettings,
+      generationConfig: toGenerationConfig(config),
+      session_id: sessionId,
+    },
+  };
+}
+
+/** Unwraps one Code Assist answer into a Gemini response (`responseId` is the `traceId`). */
+export function fromGenerateContentResponse(
+  res: CaGenerateContentResponse,
+): GenerateContentResponse {
+  const inner = res.response;
+  const out: Record<string, unknown> = {
+    responseId: res.traceId,
+    candidates: inner?.candidates ?? [],
+  };
+  if (inner) {
+    out['automaticFunctionCallingHistory'] = inner.automaticFunctionCallingHistory;
+    out['promptFeedback'] = inner.promptFeedback;
+    out['usageMetadata'] = inner.usageMetadata;
+    out['modelVersion'] = inner.modelVersion;
+  }
+  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
+  return out as unknown as GenerateContentResponse;
+}
+
+/** The body of `:countTokens`: `{request: {model: 'models/<model>', contents}}`. */
+export function toCountTokenRequest(req: CountTokensParameters): {
+  request: { model: string; contents: Content[] };
+} {
+  return { request: { model: `models/${req.model}`, contents: toContents(req.contents) } };
+}
+
+/** The answer of `:countTokens` (`totalTokens` defaults to 0, as gemini-cli). */
+export function fromCountTokenResponse(res: { totalTokens?: number }): CountTokensResponse {
+  return { totalTokens: res.totalTokens ?? 0 };
+}
+
+/** gemini-cli's `toContents`: any `ContentListUnion` as `Content[]`. */
+export function toContents(contents: ContentListUnion): Content[] {
+  if (Array.isArray(contents)) return contents.map((c) => toContent(c as ContentUnion));
+  return [toContent(contents as ContentUnion)];
+}
+
+function isPart(c: ContentUnion): c is PartUnion {
+  return (
+    typeof c === 'object' && c !== null && !Array.isArray(c) && !('parts' in c) && !('role' in c)
+  );
+}
+
+function toContent(content: ContentUnion): Content {
+  if (Array.isArray(content)) return { role: 'user', parts: content.map(toPart) };
+  if (typeof content === 'string') return { role: 'user', parts: [{ text: content }] };
+  if (!isPart(content)) {
+    return {
+      ...content,
+      parts: content.parts ? content.parts.filter((p) => p != null).map(toPart) : [],
+    };
+  }
+  return { role: 'user', parts: [toPart(content)] };
+}
+
+/**
+ * gemini-cli's `toPart`: a thought part loses its `thought` flag (the API rejects it in requests); a thought
+ * text part becomes `<text>\n[Thought: true]`.
+ */
+function toPart(part: PartUnion): Part {
+  if (typeof part === 'string') return { text: part };
+  if ('thought' in part && part.thought) {
+    const { thought, ...rest } = part;
+    const hasApiContent =
+      'functionCall' in rest ||
+      'functionResponse' in rest ||
+      'inlineData' in rest ||
+      'fileData' in rest;
+    if (hasApiContent) return rest;
+    const marker = `[Thought: ${String(thought)}]`;
+    return { ...rest, text: rest.text ? `${rest.text}\n${marker}` : marker };
+  }
+  return part;
+}
+
+const GENERATION_KEYS = [
+  'temperature',
+  'topP',
+  'topK',
+  'candidateCount',
+  'maxOutputTokens',
+  'stopSequences',
+  'responseLogprobs',
+  'logprobs',
+  'presencePenalty',
+  'frequencyPenalty',
+  'seed',
+  'responseMimeType',
+  'responseSchema',
+  'responseJsonSchema',
+  'routingConfig',
+  'modelSelectionConfig',
+  'responseModalities',
+  'mediaResolution',
+  'speechConfig',
+  'audioTimestamp',
+  'thinkingConfig',
+] as const;
+
+function toGenerationConfig(
+  config: GenerateContentConfig | undefined,
+): Record<string, unknown> | undefined {
+  if (!config) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of GENERATION_KEYS) {
+    if (config[key] !== undefined) out[key] = config[key];
+  }
+  return out;
+}
