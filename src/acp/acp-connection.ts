@@ -184,6 +184,8 @@ export function serveAcpConnection(
   const connection: AgentConnection = app.connect(framed);
   const closed = connection.closed.then(async () => {
     await registry.closeAll();
+    // The peer sees the end of the stream (as a client sees stdout close when the agent process exits).
+    if (!stream.writable.locked) await stream.writable.close().catch(() => undefined);
   });
   return {
     closed,

@@ -35,6 +35,9 @@ export interface AcpSessionInit {
   requestPermission: TurnHost['requestPermission'];
 }
 
+/** Longest session title announced (gemini-cli's session list cuts the first prompt at 200 characters). */
+const TITLE_LIMIT = 200;
+
 /**
  * One ACP session: an SDK session plus its turn state. One prompt runs at a time; `session/cancel` aborts it
  * (the running tool's signal fires, the history stays valid); closing cancels and releases the session.
@@ -44,10 +47,16 @@ export class AcpSession {
   private turn: { controller: AbortController; done: Promise<unknown> } | undefined;
   /** Approvals left from a turn the user cancelled are dropped, not asked again. */
   private askPending = true;
+  /** A new session gets its title (the first prompt) announced once; stored sessions already have one. */
+  private titled: boolean;
   private closed = false;
 
-  constructor(private readonly init: AcpSessionInit) {
+  constructor(
+    private readonly init: AcpSessionInit,
+    isNew: boolean,
+  ) {
     this.id = init.session.id;
+    this.titled = !isNew;
   }
 
   /** The SDK session. */
@@ -133,6 +142,7 @@ export class AcpSession {
     controller: AbortController,
   ): Promise<PromptResponse> {
     const parts = await promptToParts(blocks, this.init.fs);
+    await this.announceTitle(blocks);
     const command = await runCommand(parts, this.commandContext());
     if (command) return { stopReason: 'end_turn' };
     const turn = new PromptTurn(this.turnHost(), controller);
@@ -153,6 +163,20 @@ export class AcpSession {
       if (controller.signal.aborted) this.askPending = false;
       else if (this.session.pendingApprovals.length === 0) this.askPending = true;
     }
+  }
+
+  /** `session_info_update` with the first prompt as the title of a new session (as `session/list` shows it). */
+  private async announceTitle(blocks: readonly ContentBlock[]): Promise<void> {
+    if (this.titled) return;
+    const text = blocks.find((b) => b.type === 'text' && b.text.trim() !== '');
+    if (text?.type !== 'text' || text.text.trim().startsWith('/')) return;
+    this.titled = true;
+    const title = text.text.trim().replace(/\s+/g, ' ');
+    await this.init.send({
+      sessionUpdate: 'session_info_update',
+      title: title.length > TITLE_LIMIT ? `${title.slice(0, TITLE_LIMIT - 1)}…` : title,
+      updatedAt: new Date().toISOString(),
+    });
   }
 
   /** `session/cancel`: aborts the running turn, if any (a no-op otherwise). */

@@ -112,18 +112,21 @@ export class SessionRegistry {
       filesystem: (base) => (fs = hooks.filesystem(base)),
     });
     const opened = await this.openSdkSession(agent, id, resumeId !== undefined, () => fs, cwd);
-    const acp = new AcpSession({
-      session: opened.session,
-      cwd: opened.cwd,
-      catalog: this.catalog,
-      fs: opened.fs,
-      models: this.host.options.models,
-      alwaysAllow: this.host.options.alwaysAllow,
-      logger: this.host.options.logger,
-      about: this.host.about,
-      send: (update) => this.host.send(id, update),
-      requestPermission: this.host.requestPermission,
-    });
+    const acp = new AcpSession(
+      {
+        session: opened.session,
+        cwd: opened.cwd,
+        catalog: this.catalog,
+        fs: opened.fs,
+        models: this.host.options.models,
+        alwaysAllow: this.host.options.alwaysAllow,
+        logger: this.host.options.logger,
+        about: this.host.about,
+        send: (update) => this.host.send(id, update),
+        requestPermission: this.host.requestPermission,
+      },
+      resumeId === undefined,
+    );
     this.sessions.set(id, acp);
     this.cwds.set(id, cwd);
     if (replay) await acp.replay();

@@ -1,5 +1,5 @@
 /* eslint-disable no-console -- the one place that takes `console` over (to stderr) while stdout carries ACP. */
-import { Readable, Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { format } from 'node:util';
 import type { AcpByteStream } from './acp-connection.js';
 
@@ -37,7 +37,13 @@ export function stdioStreams(): StdioStreams {
   return {
     stream: {
       readable: Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>,
-      writable: Writable.toWeb(process.stdout) as unknown as WritableStream<Uint8Array>,
+      // Closing the protocol stream leaves stdout open (the process exits next, and may still flush).
+      writable: new WritableStream<Uint8Array>({
+        write: (chunk) =>
+          new Promise<void>((resolve, reject) => {
+            process.stdout.write(chunk, (error) => (error ? reject(error) : resolve()));
+          }),
+      }),
     },
     onBroken(listener) {
       if (broken) listener();

@@ -94,6 +94,54 @@ describe('ACP conformance: wrong parameters and unknown sessions', () => {
   });
 });
 
+describe('ACP robustness', () => {
+  it('an oversized message closes the connection cleanly (sessions released)', async () => {
+    const small = await startHarness(
+      { cwd: project.cwd, contentGenerator: new ScriptedModel([]) },
+      { maxMessageBytes: 4096 },
+    );
+    const { sessionId } = await small.newSession();
+    const rejected = small.prompt(sessionId, 'x'.repeat(10_000)).then(
+      () => 'answered',
+      () => 'rejected',
+    );
+    await small.connection.closed;
+    expect(await rejected).toBe('rejected');
+    await small.server.close();
+  });
+
+  it('session/close while a prompt runs ends that prompt cancelled', async () => {
+    const { tool, z } = await import('../../src/index.js');
+    const { callTurn, textTurn } = await import('../../src/testing/index.js');
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const wait = tool(
+      { name: 'wait_here', description: 'waits', inputSchema: z.object({}) },
+      async (_a, ctx) => {
+        started();
+        await new Promise((resolve) =>
+          ctx.signal.addEventListener('abort', resolve, { once: true }),
+        );
+        return 'stopped';
+      },
+    );
+    const h = await startHarness({
+      cwd: project.cwd,
+      contentGenerator: new ScriptedModel([callTurn({ name: 'wait_here' }), textTurn('other')]),
+      tools: [wait],
+    });
+    const a = await h.newSession();
+    const b = await h.newSession();
+    const first = h.prompt(a.sessionId, 'wait');
+    await running;
+    // Another session of the same connection is not blocked by the waiting one.
+    expect((await h.prompt(b.sessionId, 'meanwhile')).stopReason).toBe('end_turn');
+    await h.ctx.request(acp.methods.agent.session.close, { sessionId: a.sessionId });
+    expect((await first).stopReason).toBe('cancelled');
+    await h.server.close();
+  });
+});
+
 describe('the root import stays light', () => {
   it('no module the root entry imports statically loads @agentclientprotocol/sdk at runtime', () => {
     const src = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src');

@@ -144,6 +144,7 @@ describe('ACP server: prompts', () => {
       .of(sessionId)
       .filter((u) => u.sessionUpdate !== 'available_commands_update');
     expect(updates).toEqual([
+      { sessionUpdate: 'session_info_update', title: 'Say hello', updatedAt: expect.any(String) },
       {
         sessionUpdate: 'agent_thought_chunk',
         content: { type: 'text', text: '**Planning**\nthe answer' },
