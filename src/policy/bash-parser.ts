@@ -1,6 +1,14 @@
 import { createRequire } from 'node:module';
 import type { Node as SyntaxNode } from 'web-tree-sitter';
-import type { ShellCommand, ShellParser, ShellScript, ShellWord } from './shell-syntax.js';
+import { decodeAnsiC } from './shell-quoting.js';
+import type {
+  ShellAssignment,
+  ShellCommand,
+  ShellInput,
+  ShellParser,
+  ShellScript,
+  ShellWord,
+} from './shell-syntax.js';
 
 /** Longer scripts are not parsed: the policy fails closed on them. */
 export const MAX_SCRIPT_LENGTH = 100_000;
@@ -24,6 +32,8 @@ function literalOf(node: SyntaxNode): string | undefined {
       return node.text;
     case 'raw_string':
       return node.text.slice(1, -1);
+    case 'ansi_c_string':
+      return decodeAnsiC(node.text.slice(2, -1));
     case 'string': {
       if (!node.text.startsWith('"')) return undefined;
       const dynamic = node.namedChildren.some((child) => child?.type !== 'string_content');
@@ -58,6 +68,69 @@ function isDescriptorDuplication(node: SyntaxNode): boolean {
   return destination === null || destination.type === 'number' || destination.text === '-';
 }
 
+function binding(node: SyntaxNode): ShellAssignment {
+  const nameNode = node.childForFieldName('name');
+  const valueNode = node.childForFieldName('value');
+  const name = (nameNode?.text ?? node.text.split('=')[0] ?? '')
+    .replace(/\[.*$/s, '')
+    .replace(/\+$/, '');
+  return { name, value: valueNode ? literalOf(valueNode) : '' };
+}
+
+/** What `echo` / `printf` with fixed arguments print (undefined when it cannot be known statically). */
+function printedText(stage: SyntaxNode): string | undefined {
+  if (stage.type !== 'command') return undefined;
+  const name = stage.childForFieldName('name');
+  const args = stage.childrenForFieldName('argument').filter((a) => a !== null);
+  const command = name ? literalOf(name) : undefined;
+  const values = args.map((a) => literalOf(a));
+  if (values.some((v) => v === undefined)) return undefined;
+  const texts = values as string[];
+  if (command === 'echo') {
+    if (texts.some((t) => /^-[neE]+$/.test(t)) || texts.some((t) => t.includes('\\')))
+      return undefined;
+    return `${texts.join(' ')}\n`;
+  }
+  if (command === 'printf' && texts.length === 1 && !/[%\\]/.test(texts[0]!)) return texts[0];
+  return undefined;
+}
+
+/** Where a command's stdin comes from: a redirect on it, or the stage before it in a pipeline. */
+function inputOf(command: SyntaxNode): ShellInput | undefined {
+  const stage = command.parent?.type === 'redirected_statement' ? command.parent : command;
+  const redirects = [
+    ...command.namedChildren,
+    ...(stage === command ? [] : stage.namedChildren),
+  ].filter((child) => child !== null);
+  for (const redirect of redirects) {
+    if (redirect.type === 'herestring_redirect') {
+      const value = redirect.namedChildren.find((c) => c !== null);
+      const text = value ? literalOf(value) : undefined;
+      return { text: text === undefined ? undefined : `${text}\n` };
+    }
+    if (redirect.type === 'heredoc_redirect') {
+      const start = redirect.namedChildren.find((c) => c?.type === 'heredoc_start');
+      const body = redirect.namedChildren.find((c) => c?.type === 'heredoc_body');
+      const quoted = /['"\\]/.test(start?.text ?? '');
+      const dynamic = body?.namedChildren.some((c) => c !== null && c.type !== 'heredoc_content');
+      return { text: quoted || !dynamic ? (body?.text ?? '') : undefined };
+    }
+    if (redirect.type === 'file_redirect' && /^\d*<(?!&)/.test(redirect.text))
+      return { text: undefined };
+  }
+  const pipeline = stage.parent;
+  if (pipeline?.type === 'pipeline') {
+    const stages = pipeline.namedChildren.filter((c) => c !== null);
+    const index = stages.findIndex((c) => c.id === stage.id);
+    if (index > 0) {
+      const previous = stages[index - 1]!;
+      const inner = previous.type === 'redirected_statement' ? previous.namedChildren[0] : previous;
+      return { text: inner ? printedText(inner) : undefined };
+    }
+  }
+  return undefined;
+}
+
 const STANDALONE_ASSIGNMENT_PARENTS = new Set([
   'command',
   'declaration_command',
@@ -77,16 +150,42 @@ class ScriptCollector {
       case 'command': {
         const name = node.childForFieldName('name');
         const args = node.childrenForFieldName('argument');
-        const assignments = node.namedChildren
-          .filter((child) => child?.type === 'variable_assignment')
-          .map((child) => child?.text ?? '');
+        const prefix = node.namedChildren.filter(
+          (child) => child !== null && child.type === 'variable_assignment',
+        );
         const words = [...(name ? [word(name)] : []), ...args.filter((a) => a !== null).map(word)];
-        this.commands.push({ text: node.text, type: 'command', assignments, words });
+        this.commands.push({
+          text: node.text,
+          type: 'command',
+          assignments: prefix.map((child) => child?.text ?? ''),
+          words,
+          bindings: prefix.map((child) => binding(child!)),
+          stdin: inputOf(node),
+        });
         break;
       }
-      case 'declaration_command':
-        this.push(node, 'declaration');
+      case 'declaration_command': {
+        const children = node.namedChildren.filter((child) => child !== null);
+        const assigned = children.filter((child) => child.type === 'variable_assignment');
+        // `export NAME` (no value) marks a variable too; a name that expands (`export "$x"`) is a word.
+        const named = children.filter((child) => child.type !== 'variable_assignment');
+        const bindings = [
+          ...assigned.map((child) => binding(child)),
+          ...named
+            .map((child) => literalOf(child))
+            .filter((value): value is string => value !== undefined && !value.startsWith('-'))
+            .map((name) => ({ name: name.split('=')[0] ?? name, value: '' })),
+        ];
+        this.commands.push({
+          text: node.text,
+          type: 'declaration',
+          assignments: [],
+          words: named.map(word),
+          bindings,
+          stdin: undefined,
+        });
         break;
+      }
       case 'unset_command':
         this.push(node, 'unset');
         break;
@@ -95,8 +194,15 @@ class ScriptCollector {
         break;
       case 'variable_assignment':
       case 'variable_assignments':
-        if (!STANDALONE_ASSIGNMENT_PARENTS.has(node.parent?.type ?? ''))
-          this.push(node, 'assignment');
+        if (!STANDALONE_ASSIGNMENT_PARENTS.has(node.parent?.type ?? '')) {
+          const bindings =
+            node.type === 'variable_assignment'
+              ? [binding(node)]
+              : node.namedChildren
+                  .filter((c) => c !== null && c.type === 'variable_assignment')
+                  .map((c) => binding(c!));
+          this.push(node, 'assignment', bindings);
+        }
         break;
       case 'file_redirect':
         if (!isDescriptorDuplication(node)) this.hasRedirection = true;
@@ -115,8 +221,19 @@ class ScriptCollector {
     for (const child of node.children) if (child) this.visit(child);
   }
 
-  private push(node: SyntaxNode, type: ShellCommand['type']): void {
-    this.commands.push({ text: node.text, type, assignments: [], words: [] });
+  private push(
+    node: SyntaxNode,
+    type: ShellCommand['type'],
+    bindings: readonly ShellAssignment[] = [],
+  ): void {
+    this.commands.push({
+      text: node.text,
+      type,
+      assignments: [],
+      words: [],
+      bindings,
+      stdin: undefined,
+    });
   }
 }
 

@@ -236,7 +236,9 @@ export class PolicyEngine {
     return {
       decision,
       ...(rule ? { rule: info(rule) } : {}),
-      ...(decision === 'deny' && rule?.denyMessage ? { denyMessage: rule.denyMessage } : {}),
+      ...(decision === 'deny' && (rule?.denyMessage ?? note)
+        ? { denyMessage: rule?.denyMessage ?? note }
+        : {}),
       ...(note ? { note } : {}),
     };
   }

@@ -1,6 +1,7 @@
 import type { CompiledRule } from './compiled-rule.js';
 import type { ApprovalMode, PolicyDecision } from './policy-rule.js';
 import { commandRisk } from './shell-command-risk.js';
+import { joinLineContinuations } from './shell-quoting.js';
 import type { ShellCommand, ShellParser } from './shell-syntax.js';
 
 /** How deep wrapped scripts are followed (`bash -c "sh -c '…'"`); deeper nesting asks. */
@@ -39,7 +40,11 @@ export interface ShellCheckContext {
   /** Matches the rules against the call with `command` replaced by the given text. */
   match(command: string): RuleVerdict;
   mode: ApprovalMode;
-  /** True when some deny rule could apply to shell commands in this mode (yolo parse failures then ask). */
+  /**
+   * True when some deny rule could apply to shell commands in this mode. Then code nobody can see (a command
+   * name that expands, `eval "$x"`, a shell or interpreter fed code we cannot read, a script that does not
+   * parse) is denied in every mode: no deny rule could be checked against it.
+   */
   shellDenyRulesExist: boolean;
 }
 
@@ -78,7 +83,26 @@ export function checkShellCommand(command: string, ctx: ShellCheckContext): Shel
   return { ...verdict, steps };
 }
 
+/** The note on a denial of code no deny rule can be checked against. */
+function unseenDenied(reason: string): string {
+  return `${reason}; it is denied because deny rules for shell commands exist and cannot be checked against code that is not visible`;
+}
+
 function analyzeScript(
+  script: string,
+  depth: number,
+  ctx: ShellCheckContext,
+  steps: ShellStep[],
+): Omit<ShellVerdict, 'steps'> {
+  const first = analyzeForm(script, depth, ctx, steps);
+  // bash joins backslash-newline before splitting words (`r\<newline>m` is `rm`); tree-sitter does not.
+  const joined = joinLineContinuations(script);
+  if (joined === script || first.decision === 'deny') return first;
+  const second = analyzeForm(joined, depth, ctx, steps);
+  return RANK[second.decision] > RANK[first.decision] ? second : first;
+}
+
+function analyzeForm(
   script: string,
   depth: number,
   ctx: ShellCheckContext,
@@ -91,11 +115,15 @@ function analyzeScript(
   }
   const parsed = ctx.parser.parse(script);
   if (!parsed.ok) {
-    const note = `the command could not be parsed (${parsed.error ?? 'unknown error'})`;
-    const decision: PolicyDecision =
-      ctx.mode === 'yolo' && !ctx.shellDenyRulesExist ? 'allow' : 'ask_user';
+    const reason = `the command could not be parsed (${parsed.error ?? 'unknown error'})`;
+    const decision: PolicyDecision = ctx.shellDenyRulesExist
+      ? 'deny'
+      : ctx.mode === 'yolo'
+        ? 'allow'
+        : 'ask_user';
+    const note = decision === 'deny' ? unseenDenied(reason) : reason;
     steps.push({ command: script, decision, rule: whole.rule, note, depth });
-    return { decision, rule: whole.rule, note };
+    return { decision, rule: decision === 'deny' ? undefined : whole.rule, note };
   }
   const aggregate = new Aggregate();
   // A rule that looks at the command text can see what no single part shows (e.g. a pipe).
@@ -148,6 +176,11 @@ function checkOne(
     return { decision: 'deny', rule: verdict.rule, note: undefined };
   }
   const risk = commandRisk(command);
+  if (risk.opaque && ctx.shellDenyRulesExist) {
+    const note = unseenDenied(risk.opaque);
+    steps.push({ command: command.text, decision: 'deny', rule: undefined, note, depth });
+    return { decision: 'deny', rule: undefined, note };
+  }
   const explicit = verdict.rule?.targetsCommand === true;
   let decision = verdict.decision;
   let note: string | undefined;
@@ -161,7 +194,10 @@ function checkOne(
   aggregate.add(decision, verdict.rule, note);
   for (const inner of risk.innerScripts) {
     if (depth + 1 > MAX_SHELL_DEPTH) {
-      aggregate.add('ask_user', verdict.rule, 'commands are nested too deeply to check');
+      const reason = 'commands are nested too deeply to check';
+      if (ctx.shellDenyRulesExist)
+        return { decision: 'deny', rule: undefined, note: unseenDenied(reason) };
+      aggregate.add('ask_user', verdict.rule, reason);
       continue;
     }
     const result = analyzeScript(inner, depth + 1, ctx, steps);

@@ -1,11 +1,14 @@
-import type { ShellCommand, ShellWord } from './shell-syntax.js';
+import { programRisk } from './shell-programs.js';
+import type { ShellAssignment, ShellCommand, ShellWord } from './shell-syntax.js';
+import { PREFIX_WRAPPERS, skipWrapperOptions } from './shell-wrappers.js';
 
 /**
  * What a simple command can do beyond its own name:
- * - `innerScripts`: commands it runs for you (`env X=1 rm x` runs `rm x`; `bash -c 'a; b'` runs `a; b`); each is
- *   checked like a command of its own;
- * - `opaque`: it runs code nobody can see statically (`eval "$x"`, `source f`, `bash script.sh`, `git -c
- *   core.pager=…`, `$CMD`): always at least ask;
+ * - `innerScripts`: commands it runs for you (`env X=1 rm x` runs `rm x`; `bash -c 'a; b'` runs `a; b`;
+ *   `bash <<< 'a'` runs `a`); each is checked like a command of its own;
+ * - `opaque`: it runs code nobody can see statically (`eval "$x"`, `source f`, `bash script.sh`, `$CMD`,
+ *   `python -c …`, `alias`, `GIT_PAGER=$x git log` …): at least ask, and denied whenever a deny rule for
+ *   shell commands exists (no rule can be checked against code nobody can see);
  * - `wrapper` / `dangerous`: at least ask unless a rule that names this command allows it explicitly.
  */
 export interface CommandRisk {
@@ -29,64 +32,64 @@ const SHELLS = new Set([
   'yash',
   'posh',
   'rbash',
+  'csh',
+  'tcsh',
 ]);
 
-/** Wrappers that take options and then a command: option letters that take a value, per wrapper. */
-const PREFIX_WRAPPERS: Readonly<
-  Record<string, { valued: readonly string[]; positional?: number }>
-> = {
-  env: { valued: ['-u', '--unset', '-C', '--chdir', '-a', '--argv0'] },
-  sudo: {
-    valued: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R', '--user', '--group'],
-  },
-  doas: { valued: ['-u', '-C'] },
-  nohup: { valued: [] },
-  setsid: { valued: [] },
-  builtin: { valued: [] },
-  coproc: { valued: [] },
-  time: { valued: ['-f', '-o', '--format', '--output'] },
-  exec: { valued: ['-a'] },
-  command: { valued: [] },
-  nice: { valued: ['-n', '--adjustment'] },
-  ionice: { valued: ['-c', '-n', '--class', '--classdata'] },
-  timeout: { valued: ['-s', '-k', '--signal', '--kill-after'], positional: 1 },
-  stdbuf: { valued: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  chroot: { valued: ['--userspec', '--groups'], positional: 1 },
-  taskset: { valued: [], positional: 1 },
-  flock: { valued: ['-w', '--timeout', '-E', '--conflict-exit-code'], positional: 1 },
-  unbuffer: { valued: [] },
-  caffeinate: { valued: ['-t', '-w'] },
-  xargs: {
-    valued: [
-      '-a',
-      '-d',
-      '-E',
-      '-e',
-      '-I',
-      '-i',
-      '-L',
-      '-l',
-      '-n',
-      '-P',
-      '-s',
-      '--arg-file',
-      '--delimiter',
-    ],
-  },
-};
-
 /** Commands that run code passed as text, or from files, that we cannot see. */
-const OPAQUE = new Set([
-  'eval',
-  'source',
-  '.',
-  'su',
-  'parallel',
-  'script',
-  'watch',
-  'trap',
-  'ssh',
-  'fc',
+const OPAQUE = new Set(['eval', 'source', '.', 'parallel', 'ssh', 'fc']);
+
+/** Variables whose value is a command some program runs (`GIT_PAGER='rm x' git log`). */
+const COMMAND_VARIABLES = new Set([
+  'PAGER',
+  'GIT_PAGER',
+  'MANPAGER',
+  'SYSTEMD_PAGER',
+  'EDITOR',
+  'VISUAL',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'SUDO_ASKPASS',
+  'BROWSER',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'FCEDIT',
+  'PROMPT_COMMAND',
+  'TERMINAL',
+  'RSYNC_RSH',
+]);
+
+/** Variables that make a shell or program load code from elsewhere, or change how names resolve. */
+const CODE_VARIABLES = new Set([
+  'BASH_ENV',
+  'ENV',
+  'BASH_ALIASES',
+  'BASH_CMDS',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PS0',
+  'PS1',
+  'PS2',
+  'PS3',
+  'PS4',
+  'LD_PRELOAD',
+  'LD_AUDIT',
+  'GCONV_PATH',
+  'BASH_LOADABLES_PATH',
+  'NODE_OPTIONS',
+  'PERL5OPT',
+  'RUBYOPT',
+  'PYTHONSTARTUP',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_EXEC_PATH',
+  'TAR_OPTIONS',
+  'ZDOTDIR',
 ]);
 
 function basename(name: string): string {
@@ -98,53 +101,39 @@ function joinText(words: readonly ShellWord[]): string {
   return words.map((w) => w.text).join(' ');
 }
 
-/** Skips a prefix wrapper's options; returns the index of the wrapped command, or an opaque reason. */
-function skipOptions(
-  name: string,
-  args: readonly ShellWord[],
-): { index: number } | { opaque: string } {
-  const spec = PREFIX_WRAPPERS[name];
-  if (!spec) return { index: 0 };
-  let i = 0;
-  let positional = spec.positional ?? 0;
-  while (i < args.length) {
-    const value = args[i]?.literal;
-    if (value === undefined) return { opaque: `${name} with an argument that expands at run time` };
-    if (value === '--') return { index: i + 1 + positional };
-    if (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
-      i += 1;
-      continue;
+/** Risk of the assignments a command makes: commands hidden in variables, code loaded through them. */
+export function assignmentRisk(bindings: readonly ShellAssignment[]): {
+  innerScripts: string[];
+  opaque: string | undefined;
+} {
+  const innerScripts: string[] = [];
+  let opaque: string | undefined;
+  for (const { name, value } of bindings) {
+    if (COMMAND_VARIABLES.has(name)) {
+      if (value === undefined) opaque ??= `${name} is set to a command that expands at run time`;
+      else if (value !== '') innerScripts.push(value);
+    } else if (
+      CODE_VARIABLES.has(name) ||
+      name.startsWith('BASH_FUNC_') ||
+      name.startsWith('GIT_CONFIG_')
+    ) {
+      opaque ??= `${name} makes programs load code nobody can see here`;
     }
-    if (value.startsWith('-') && value !== '-') {
-      if (name === 'env' && /^(-S|--split-string)/.test(value))
-        return { opaque: 'env -S splits a string into a command' };
-      if (name === 'sudo' && /^-[a-zA-Z]*[sie]/.test(value))
-        return { opaque: 'sudo running a shell or an editor' };
-      const option = value.includes('=') ? value.slice(0, value.indexOf('=')) : value;
-      i += spec.valued.includes(option) && !value.includes('=') ? 2 : 1;
-      continue;
-    }
-    if (name === 'nice' && /^-\d+$/.test(value)) {
-      i += 1;
-      continue;
-    }
-    if (positional > 0) {
-      positional -= 1;
-      i += 1;
-      continue;
-    }
-    return { index: i };
   }
-  return { index: args.length };
+  return { innerScripts, opaque };
 }
 
-/** `bash -c 'script'` → the script; `bash file` / `bash` (stdin) → opaque. */
-function shellScript(args: readonly ShellWord[]): { script: string } | { opaque: string } {
+/** `bash -c 'script'` → the script; `bash <<< 'script'` → the script; `bash file` / `bash` (stdin) → opaque. */
+function shellScript(
+  args: readonly ShellWord[],
+  stdinText: string | undefined,
+  hasStdin: boolean,
+): { script: string } | { opaque: string } {
   for (let i = 0; i < args.length; i += 1) {
     const value = args[i]?.literal;
     if (value === undefined)
       return { opaque: 'a shell started with arguments that expand at run time' };
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) {
+    if (value.length <= 64 && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) {
       const script = args[i + 1]?.literal;
       return script === undefined
         ? { opaque: 'a shell running a script that expands at run time' }
@@ -154,10 +143,19 @@ function shellScript(args: readonly ShellWord[]): { script: string } | { opaque:
       i += 1;
       continue;
     }
+    if (value === '--rcfile' || value === '--init-file') {
+      return { opaque: `a shell reading ${value} ${args[i + 1]?.text ?? ''}` };
+    }
+    if (value === '-' || value === '-s' || value === '--') break;
     if (/^[-+]/.test(value)) continue;
     return { opaque: `a shell running the script file ${value}` };
   }
-  return { opaque: 'a shell reading commands from its input' };
+  if (stdinText !== undefined) return { script: stdinText };
+  return {
+    opaque: hasStdin
+      ? 'a shell reading commands fed on its input'
+      : 'a shell reading commands from its input',
+  };
 }
 
 /** `find … -exec cmd {} ;` → the commands; `-delete` / `-fprint…` → dangerous. */
@@ -182,20 +180,8 @@ function findRisk(args: readonly ShellWord[]): {
   return { scripts, dangerous };
 }
 
-function gitRisk(args: readonly ShellWord[]): string | undefined {
-  for (const arg of args) {
-    const value = arg.literal;
-    if (value === undefined) return undefined;
-    if (value === '-c' || value.startsWith('--config-env') || value.startsWith('-c')) {
-      return 'git -c / --config-env can make git run any command';
-    }
-    if (!value.startsWith('-')) return undefined;
-  }
-  return undefined;
-}
-
 function rmRisk(args: readonly ShellWord[]): string | undefined {
-  const forced = args.some((a) => /^-[a-zA-Z]*[fF]|^--force$/.test(a.literal ?? ''));
+  const forced = args.some((a) => /^-[a-zA-Z]*[fF]|^--force$/.test((a.literal ?? '').slice(0, 64)));
   return forced ? 'rm -f deletes without asking' : undefined;
 }
 
@@ -209,17 +195,38 @@ const SAFE: CommandRisk = {
 
 /** What running this simple command can do beyond its own name. */
 export function commandRisk(command: ShellCommand): CommandRisk {
+  const assigned = assignmentRisk(command.bindings);
+  const base = commandRiskOf(command);
+  if (assigned.innerScripts.length === 0 && assigned.opaque === undefined) return base;
+  return {
+    ...base,
+    innerScripts: [...base.innerScripts, ...assigned.innerScripts],
+    opaque: base.opaque ?? assigned.opaque,
+    wrapper:
+      base.wrapper ?? (assigned.innerScripts.length > 0 ? 'a variable names a command' : undefined),
+  };
+}
+
+function commandRiskOf(command: ShellCommand): CommandRisk {
+  if (command.type === 'declaration') {
+    return command.words.some((w) => w.literal === undefined)
+      ? { ...SAFE, opaque: 'a declaration whose names expand at run time' }
+      : SAFE;
+  }
   if (command.type !== 'command') return SAFE;
   const [nameWord, ...args] = command.words;
   const root = nameWord?.literal;
   if (root === undefined || root === '') {
-    return { ...SAFE, opaque: 'the command name expands at run time' };
+    return { ...SAFE, opaque: 'the command name expands at run time (or is a glob)' };
   }
   const name = basename(root);
   const base = { ...SAFE, root };
-  if (SHELLS.has(name) || (name === 'busybox' && SHELLS.has(args[0]?.literal ?? ''))) {
-    const shellArgs = name === 'busybox' ? args.slice(1) : args;
-    const inner = shellScript(shellArgs);
+  if (
+    SHELLS.has(name) ||
+    ((name === 'busybox' || name === 'toybox') && SHELLS.has(args[0]?.literal ?? ''))
+  ) {
+    const shellArgs = name === 'busybox' || name === 'toybox' ? args.slice(1) : args;
+    const inner = shellScript(shellArgs, command.stdin?.text, command.stdin !== undefined);
     return 'script' in inner
       ? { ...base, wrapper: `${name} runs another script`, innerScripts: [inner.script] }
       : { ...base, opaque: inner.opaque };
@@ -235,10 +242,11 @@ export function commandRisk(command: ShellCommand): CommandRisk {
     const risk = findRisk(args);
     return { ...base, innerScripts: risk.scripts, dangerous: risk.dangerous };
   }
-  if (name === 'git') return { ...base, opaque: gitRisk(args) };
   if (
     name === 'rg' &&
-    args.some((a) => /^(--pre|--pre-glob|--hostname-bin|-z|--search-zip)/.test(a.literal ?? ''))
+    args.some((a) =>
+      /^(--pre|--pre-glob|--hostname-bin|-z|--search-zip)/.test((a.literal ?? '').slice(0, 64)),
+    )
   ) {
     return { ...base, opaque: 'rg --pre / -z runs helper programs' };
   }
@@ -246,17 +254,39 @@ export function commandRisk(command: ShellCommand): CommandRisk {
   if (PREFIX_WRAPPERS[name]) {
     if (name === 'command' && args.some((a) => a.literal === '-v' || a.literal === '-V'))
       return base;
-    const skipped = skipOptions(name, args);
+    const skipped = skipWrapperOptions(name, args);
     if ('opaque' in skipped) return { ...base, opaque: skipped.opaque };
     const rest = args.slice(skipped.index);
     const dangerous =
-      name === 'sudo' || name === 'doas' ? `${name} runs a command as another user` : undefined;
-    if (rest.length === 0) return { ...base, dangerous };
+      name === 'sudo' || name === 'doas' || name === 'pkexec'
+        ? `${name} runs a command as another user`
+        : undefined;
+    const envBindings =
+      name === 'env'
+        ? args
+            .slice(0, skipped.index)
+            .map((a) => a.literal ?? '')
+            .filter((v) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(v))
+            .map((v) => ({ name: v.slice(0, v.indexOf('=')), value: v.slice(v.indexOf('=') + 1) }))
+        : [];
+    const assigned = assignmentRisk(envBindings);
+    if (rest.length === 0) return { ...base, dangerous, opaque: assigned.opaque };
     return {
       ...base,
       wrapper: `${name} runs another command`,
-      innerScripts: [joinText(rest)],
+      innerScripts: [joinText(rest), ...assigned.innerScripts],
+      opaque: assigned.opaque,
       dangerous,
+    };
+  }
+  const program = programRisk(name, args, command.stdin);
+  if (program) {
+    return {
+      ...base,
+      opaque: program.opaque,
+      innerScripts: program.innerScripts ?? [],
+      wrapper: program.innerScripts?.length ? `${name} runs another command` : undefined,
+      dangerous: program.dangerous,
     };
   }
   return base;

@@ -232,9 +232,10 @@ describe('redirection, modes and parse failures', () => {
     expect((await check(rmDenied, 'rm x "oops')).decision).toBe('deny');
   });
 
-  it('yolo allows an unparsable command only when no deny rule could apply', async () => {
+  it('yolo allows an unparsable command only when no deny rule could apply (then it is denied)', async () => {
     expect((await check(defaults, 'ls "oops', 'yolo')).decision).toBe('allow');
-    expect((await check(rmDenied, 'ls; rm -rf / "', 'yolo')).decision).toBe('ask_user');
+    expect((await check(rmDenied, 'ls; rm -rf / "', 'yolo')).decision).toBe('deny');
+    expect((await check(rmDenied, 'ls; rm -rf / "', 'default')).decision).toBe('deny');
   });
 
   it('deeply nested wrappers ask', async () => {

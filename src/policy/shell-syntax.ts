@@ -12,6 +12,20 @@ export interface ShellWord {
   readonly literal: string | undefined;
 }
 
+/** A variable assignment (`NAME=value` before a command, standalone, or in `export` / `declare` …). */
+export interface ShellAssignment {
+  /** The variable's name (`BASH_ALIASES` for `BASH_ALIASES[x]=…`). */
+  readonly name: string;
+  /** The value when it is fixed at parse time; undefined when it expands. */
+  readonly value: string | undefined;
+}
+
+/** Where a command's standard input comes from, when the script says. */
+export interface ShellInput {
+  /** The text the command reads, when it is fixed (here-string, quoted heredoc, `echo '…' |`). */
+  readonly text: string | undefined;
+}
+
 /** One simple command (or standalone assignment / declaration / test) found anywhere in a script. */
 export interface ShellCommand {
   /** Source text of the command, as rules see it. */
@@ -25,6 +39,10 @@ export interface ShellCommand {
   readonly assignments: readonly string[];
   /** The name followed by the arguments (command type only). */
   readonly words: readonly ShellWord[];
+  /** Every assignment this command makes (prefix, standalone, `export` / `declare` / `local` …). */
+  readonly bindings: readonly ShellAssignment[];
+  /** Set when stdin is redirected or piped: what the command reads, when known. */
+  readonly stdin: ShellInput | undefined;
 }
 
 /** A parsed script. */
