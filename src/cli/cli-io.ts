@@ -16,6 +16,11 @@ export interface CliIo {
   stdoutIsTTY: boolean;
   /** Whether stderr is a terminal (progress is drawn only then). */
   stderrIsTTY: boolean;
+  /**
+   * stderr without terminal sanitising, for the progress line's own control codes (set by the CLI when it
+   * wraps `stdout` / `stderr` with `terminalSafeIo`; defaults to `stderr`).
+   */
+  terminalStderr?: Sink;
   /** Subscribes to Ctrl-C; returns the unsubscribe function. */
   onInterrupt(handler: () => void): () => void;
 }

@@ -1,4 +1,5 @@
 import type { ServerGeminiStreamEvent } from './sdk.js';
+import { sanitizeTerminalText } from './terminal-text.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const FRAME_MS = 80;
@@ -69,7 +70,8 @@ export class Progress {
   }
 
   private show(status: string): void {
-    this.status = status;
+    // The status names model-chosen tools: written raw next to our own control codes, so sanitise it here.
+    this.status = sanitizeTerminalText(status).replace(/\n/g, ' ');
     if (this.timer === undefined) {
       this.timer = setInterval(() => this.draw(), FRAME_MS);
       this.timer.unref();

@@ -13,6 +13,7 @@ import { runPrompt } from './run-prompt.js';
 import { loginCommand } from './login-command.js';
 import { GeminiCliAgent } from './sdk.js';
 import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
+import { terminalSafeIo } from './terminal-text.js';
 import { packageVersion } from './version.js';
 
 /**
@@ -20,7 +21,9 @@ import { packageVersion } from './version.js';
  * `postgres` subcommand. Returns the
  * exit code; never throws. Everything it touches comes through `io`.
  */
-export async function runCli(io: CliIo): Promise<ExitCode> {
+export async function runCli(rawIo: CliIo): Promise<ExitCode> {
+  // Model text, tool output and session titles must never drive the user's terminal.
+  const io = terminalSafeIo(rawIo);
   let format: OutputFormat = 'text';
   try {
     if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));

@@ -37,7 +37,7 @@ export async function runPrompt(
   const { writer, stdoutMidLine } = createWriter(options.outputFormat, stdout, stderr);
   if (io.stderrIsTTY) {
     progress = new Progress({
-      write: io.stderr,
+      write: io.terminalStderr ?? io.stderr,
       canDraw: () => !(io.stdoutIsTTY && stdoutMidLine()),
     });
   }

@@ -208,17 +208,18 @@ export class PolicyEngine {
       return { result: this.result(verdict.decision, verdict.rule, undefined), steps: [] };
     }
     const parser = await this.shellParser();
+    // Rules are sorted by priority: the first active deny rule for the shell is the strongest promise.
+    const shellDenyRule = rules.find(
+      (rule) =>
+        rule.decision === 'deny' && this.active(rule, ctx, mode) && rule.matchesToolName(call.name),
+    );
     const shell = checkShellCommand(command, {
       parser,
       mode,
       match: (text) =>
         this.match({ name: call.name, args: { ...call.args, command: text } }, ctx, mode, rules),
-      shellDenyRulesExist: rules.some(
-        (rule) =>
-          rule.decision === 'deny' &&
-          this.active(rule, ctx, mode) &&
-          rule.matchesToolName(call.name),
-      ),
+      shellDenyRulesExist: shellDenyRule !== undefined,
+      shellDenyRule,
     });
     if (shell.note)
       this.logger.debug('policy: shell command needs more than its rules say', {

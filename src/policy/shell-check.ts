@@ -46,6 +46,12 @@ export interface ShellCheckContext {
    * parse) is denied in every mode: no deny rule could be checked against it.
    */
   shellDenyRulesExist: boolean;
+  /**
+   * The highest-priority deny rule behind `shellDenyRulesExist`: a denial of unseen code names it, because it
+   * is the promise the denial keeps (so its `denyMessage` shows, and callers that only honour written rules —
+   * the developer's `ctx.shell` — honour it too).
+   */
+  shellDenyRule?: CompiledRule | undefined;
 }
 
 const RANK: Readonly<Record<PolicyDecision, number>> = { allow: 0, ask_user: 1, deny: 2 };
@@ -122,8 +128,9 @@ function analyzeForm(
         ? 'allow'
         : 'ask_user';
     const note = decision === 'deny' ? unseenDenied(reason) : reason;
-    steps.push({ command: script, decision, rule: whole.rule, note, depth });
-    return { decision, rule: decision === 'deny' ? undefined : whole.rule, note };
+    const rule = decision === 'deny' ? ctx.shellDenyRule : whole.rule;
+    steps.push({ command: script, decision, rule, note, depth });
+    return { decision, rule, note };
   }
   const aggregate = new Aggregate();
   // A rule that looks at the command text can see what no single part shows (e.g. a pipe).
@@ -178,8 +185,8 @@ function checkOne(
   const risk = commandRisk(command);
   if (risk.opaque && ctx.shellDenyRulesExist) {
     const note = unseenDenied(risk.opaque);
-    steps.push({ command: command.text, decision: 'deny', rule: undefined, note, depth });
-    return { decision: 'deny', rule: undefined, note };
+    steps.push({ command: command.text, decision: 'deny', rule: ctx.shellDenyRule, note, depth });
+    return { decision: 'deny', rule: ctx.shellDenyRule, note };
   }
   const explicit = verdict.rule?.targetsCommand === true;
   let decision = verdict.decision;

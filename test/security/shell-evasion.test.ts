@@ -8,7 +8,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GeminiCliAgent, PolicyEngine, SessionRules, createCommandCheck } from '../../src/index.js';
+import {
+  GeminiCliAgent,
+  PolicyEngine,
+  SessionRules,
+  createCommandCheck,
+  tool,
+  z,
+} from '../../src/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
 
@@ -164,6 +171,37 @@ describe('a deny rule for rm', () => {
     }).session();
     for await (const event of session.sendStream('go')) void event;
     expect(existsSync(path.join(cwd, 'victim'))).toBe(true);
+  });
+});
+
+describe("the developer's own ctx.shell (allowed unless a written rule says otherwise)", () => {
+  it('still cannot evade an explicit deny rule, in yolo and default mode', async () => {
+    for (const mode of ['yolo', 'default'] as const) {
+      const cwd = arena(`dev-${mode}`);
+      const refused: string[] = [];
+      const runAll = tool(
+        { name: 'run_all', description: 'runs scripts', inputSchema: z.object({}) },
+        async (_args, ctx) => {
+          for (const [, command] of EVASIONS) {
+            const result = await ctx.shell.exec(command, { timeoutSeconds: 10 });
+            if (result.error) refused.push(command);
+          }
+          return 'done';
+        },
+      );
+      const model = new ScriptedModel([callTurn({ name: 'run_all' }), textTurn('done')]);
+      const session = new GeminiCliAgent({
+        contentGenerator: model,
+        retry: false,
+        cwd,
+        skillDiscovery: false,
+        tools: [runAll],
+        policy: { mode, rules: [DENY_RM] },
+      }).session();
+      for await (const event of session.sendStream('go')) void event;
+      expect(existsSync(path.join(cwd, 'victim')), mode).toBe(true);
+      expect(refused).toHaveLength(EVASIONS.length);
+    }
   });
 });
 

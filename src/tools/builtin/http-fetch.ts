@@ -1,4 +1,14 @@
-import { isBlockedHost } from './url-safety.js';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import {
+  isBlockedAddress,
+  resolveAllowedAddress,
+  systemLookup,
+  type HostLookup,
+} from './url-safety.js';
 
 /** gemini-cli's web_fetch user agent. */
 export const USER_AGENT =
@@ -12,6 +22,10 @@ export interface FetchLimits {
   allowPrivateHosts: boolean;
   signal: AbortSignal;
   headers?: Record<string, string>;
+  /** Host resolver (default: the system's). Each hop is resolved exactly once. */
+  lookup?: HostLookup;
+  /** Which addresses are refused (default {@link isBlockedAddress}). */
+  isBlocked?: (address: string) => boolean;
 }
 
 /** A fetched response, fully read. */
@@ -47,65 +61,119 @@ function linkedSignal(
   };
 }
 
-async function readLimited(response: Response, limit: number): Promise<Buffer> {
-  const declared = response.headers.get('content-length');
+/** A `lookup` for `http.request` that always answers with the address that was checked. */
+function pinnedLookup(address: string, family: number): LookupFunction {
+  return (_hostname, options, callback) => {
+    const all =
+      typeof options === 'object' && options !== null && (options as { all?: boolean }).all;
+    if (all)
+      (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+        { address, family },
+      ]);
+    else callback(null, address, family);
+  };
+}
+
+/** Decodes a compressed body on the fly; the size cap applies to the decoded bytes (no zip bombs). */
+function decoded(response: http.IncomingMessage): Readable {
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .toLowerCase()
+    .trim();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip());
+  if (encoding === 'deflate') return response.pipe(zlib.createInflate());
+  if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress());
+  return response;
+}
+
+async function readLimited(response: http.IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = response.headers['content-length'];
   if (declared && Number.parseInt(declared, 10) > limit) {
+    response.destroy();
     throw new Error(`Content exceeds size limit of ${limit} bytes`);
   }
-  if (!response.body) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const chunks: Buffer[] = [];
   let total = 0;
+  const body = decoded(response);
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > limit) {
-        await reader.cancel().catch(() => undefined);
-        throw new Error(`Content exceeds size limit of ${limit} bytes`);
-      }
-      chunks.push(value);
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limit) throw new Error(`Content exceeds size limit of ${limit} bytes`);
+      chunks.push(chunk);
     }
   } finally {
-    reader.releaseLock();
+    response.destroy();
+    if (body !== response) body.destroy();
   }
-  return Buffer.concat(chunks);
+  return Buffer.concat(chunks, total);
+}
+
+function request(
+  url: URL,
+  target: { address: string; family: number } | undefined,
+  limits: FetchLimits,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: 'GET',
+        signal,
+        headers: {
+          'User-Agent': USER_AGENT,
+          'Accept-Encoding': 'gzip, deflate, br',
+          ...(limits.headers ?? {}),
+        },
+        ...(target ? { lookup: pinnedLookup(target.address, target.family) } : {}),
+      },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /**
- * GETs a URL with a timeout and a body size cap, following up to 5 redirects by hand so that every hop is
- * checked against the blocked-host rule (a public URL cannot redirect into the local network).
+ * GETs a URL with a timeout and a body size cap, following up to 5 redirects by hand. Every hop's host is
+ * resolved once, every address is checked (ipaddr.js), and the connection goes to exactly the address that
+ * was checked — a DNS name cannot rebind to the local network between the check and the connect, and a
+ * public URL cannot redirect into it.
  */
 export async function fetchLimited(url: string, limits: FetchLimits): Promise<Fetched> {
   const link = linkedSignal(limits.signal, limits.timeoutMs);
   try {
     let current = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
-      if (!limits.allowPrivateHosts && (await isBlockedHost(current))) {
-        throw new Error(`Access to blocked or private host ${current} is not allowed.`);
+      const parsed = new URL(current);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+        throw new Error(`Unsupported protocol in ${current}: only http and https are fetched.`);
       }
-      const response = await fetch(current, {
-        redirect: 'manual',
-        signal: link.signal,
-        headers: { 'User-Agent': USER_AGENT, ...(limits.headers ?? {}) },
-      });
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel().catch(() => undefined);
+      const target = limits.allowPrivateHosts
+        ? undefined
+        : await resolveAllowedAddress(
+            current,
+            limits.lookup ?? systemLookup,
+            limits.isBlocked ?? isBlockedAddress,
+          );
+      const response = await request(parsed, target, limits, link.signal);
+      const status = response.statusCode ?? 0;
+      const location = response.headers.location;
+      if (status >= 300 && status < 400 && location) {
+        response.destroy();
         current = new URL(location, current).href;
         continue;
       }
       const body = await readLimited(response, limits.maxBytes);
       const headers: Record<string, string> = {};
-      response.headers.forEach((value, key) => {
-        headers[key] = value;
-      });
+      for (const [key, value] of Object.entries(response.headers)) {
+        if (value !== undefined) headers[key] = Array.isArray(value) ? value.join(', ') : value;
+      }
       return {
         url: current,
-        status: response.status,
-        statusText: response.statusText,
-        contentType: response.headers.get('content-type') ?? '',
+        status,
+        statusText: response.statusMessage ?? '',
+        contentType: String(response.headers['content-type'] ?? ''),
         headers,
         body,
       };

@@ -1,66 +1,102 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import ipaddr from 'ipaddr.js';
 
-/** True for loopback, private, link-local, CGNAT, unspecified and multicast addresses (IPv4 and IPv6). */
-export function isPrivateAddress(address: string): boolean {
-  const version = isIP(address);
-  if (version === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    );
+/** Resolves a host name to its addresses (injectable for tests; default: the system resolver). */
+export type HostLookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+/** The system resolver, all addresses. */
+export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true });
+
+/**
+ * True unless the address is an ordinary public unicast address, classified with ipaddr.js: loopback,
+ * private, link-local, CGNAT, unspecified (`0.0.0.0/8`, `::`), broadcast, multicast, reserved and
+ * documentation ranges, unique-local, and every IPv6 form that carries an IPv4 address or tunnels to one
+ * (IPv4-mapped `::ffff:…`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, Teredo, SIIT) are blocked. Unparsable
+ * input is blocked too.
+ */
+export function isBlockedAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return true;
   }
-  if (version === 6) {
-    const lower = address.toLowerCase();
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-    if (mapped?.[1]) return isPrivateAddress(mapped[1]);
-    return (
-      lower === '::' ||
-      lower === '::1' ||
-      lower.startsWith('fc') ||
-      lower.startsWith('fd') ||
-      lower.startsWith('fe8') ||
-      lower.startsWith('fe9') ||
-      lower.startsWith('fea') ||
-      lower.startsWith('feb') ||
-      lower.startsWith('ff')
-    );
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   }
-  return false;
+  return parsed.range() !== 'unicast';
+}
+
+/** A URL's host is refused (loopback, private, metadata, …). */
+export class BlockedHostError extends Error {}
+
+function blockedError(url: string, detail = ''): BlockedHostError {
+  return new BlockedHostError(`Access to blocked or private host ${url} is not allowed.${detail}`);
+}
+
+/** Host names that never leave the machine or the local network, whatever they resolve to. */
+export function isLocalHostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.+$/, '');
+  return (
+    name === '' ||
+    name === 'localhost' ||
+    name.endsWith('.localhost') ||
+    name.endsWith('.local') ||
+    name.endsWith('.internal') ||
+    name.endsWith('.home.arpa') ||
+    name === 'metadata' ||
+    name === 'metadata.google.internal'
+  );
+}
+
+/** The host of a URL without IPv6 brackets; undefined for an unparsable URL. */
+export function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * gemini-cli's blocked-host rule: `localhost`, `*.localhost`, `*.local`, `*.internal`, and any host that is
- * (or resolves to) a private address. Unresolvable hosts are not blocked here (the fetch then fails).
+ * Resolves the URL's host once and checks every address: returns the address to connect to, or throws why
+ * the host is refused. An IP literal is checked as is; a name is refused when any of its addresses is
+ * blocked (so a name cannot rebind between the check and the connection: the caller connects to exactly the
+ * address returned here).
  */
-export async function isBlockedHost(url: string): Promise<boolean> {
-  let hostname: string;
-  try {
-    hostname = new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  } catch {
-    return true;
+export async function resolveAllowedAddress(
+  url: string,
+  lookup: HostLookup = systemLookup,
+  blocked: (address: string) => boolean = isBlockedAddress,
+): Promise<{ address: string; family: number }> {
+  const host = hostOf(url);
+  if (host === undefined) throw new Error(`Invalid URL: ${url}`);
+  if (isLocalHostName(host)) throw blockedError(url);
+  if (ipaddr.isValid(host)) {
+    if (blocked(host)) throw blockedError(url);
+    return { address: host, family: host.includes(':') ? 6 : 4 };
   }
-  if (
-    hostname === 'localhost' ||
-    hostname.endsWith('.localhost') ||
-    hostname.endsWith('.local') ||
-    hostname.endsWith('.internal')
-  ) {
-    return true;
-  }
-  if (isIP(hostname)) return isPrivateAddress(hostname);
+  const addresses = await lookup(host);
+  if (addresses.length === 0) throw new Error(`Could not resolve host ${host}.`);
+  const refused = addresses.find((entry) => blocked(entry.address));
+  if (refused) throw blockedError(url, ` It resolves to ${refused.address}.`);
+  return addresses[0]!;
+}
+
+/**
+ * gemini-cli's blocked-host rule, made strict: `localhost`, `*.localhost`, `*.local`, `*.internal`, and any
+ * host that is (or resolves to) a non-public address. Unresolvable hosts are not blocked here (the fetch then
+ * fails with its own error).
+ */
+export async function isBlockedHost(
+  url: string,
+  lookup: HostLookup = systemLookup,
+): Promise<boolean> {
   try {
-    const addresses = await lookup(hostname, { all: true });
-    return addresses.some((entry) => isPrivateAddress(entry.address));
-  } catch {
+    await resolveAllowedAddress(url, lookup);
     return false;
+  } catch (error) {
+    return error instanceof BlockedHostError || hostOf(url) === undefined;
   }
 }
 

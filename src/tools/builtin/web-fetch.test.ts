@@ -8,7 +8,7 @@ import type { SessionContext } from '../../core/session-context.js';
 import { createTestSessionContext } from '../../testing/test-session-context.js';
 import { createWorkspace } from '../../workspace/workspace.js';
 import { htmlToText } from './html-to-text.js';
-import { isPrivateAddress } from './url-safety.js';
+import { isBlockedAddress } from './url-safety.js';
 import { createWebFetchTool } from './web-fetch.js';
 
 let server: Server;
@@ -102,10 +102,10 @@ describe('web_fetch', () => {
     expect(result.error?.message).toBe(
       `Error: All requested URLs were skipped: [Blocked Host] ${origin}/page`,
     );
-    expect(isPrivateAddress('10.1.2.3')).toBe(true);
-    expect(isPrivateAddress('192.168.0.1')).toBe(true);
-    expect(isPrivateAddress('::1')).toBe(true);
-    expect(isPrivateAddress('8.8.8.8')).toBe(false);
+    expect(isBlockedAddress('10.1.2.3')).toBe(true);
+    expect(isBlockedAddress('192.168.0.1')).toBe(true);
+    expect(isBlockedAddress('::1')).toBe(true);
+    expect(isBlockedAddress('8.8.8.8')).toBe(false);
   });
 
   it('validates the prompt as gemini-cli does', () => {

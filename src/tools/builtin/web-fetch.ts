@@ -7,6 +7,7 @@ import { wrapUntrusted } from './shell-syntax.js';
 import {
   convertGithubUrlToRaw,
   isBlockedHost,
+  type HostLookup,
   normalizeUrl,
   parsePromptUrls,
 } from './url-safety.js';
@@ -15,6 +16,8 @@ import {
 export interface WebFetchOptions {
   /** Allow loopback and private-network hosts (default false, as gemini-cli). */
   allowPrivateHosts?: boolean;
+  /** Host resolver (default: the system's). Each host is resolved once and connected to as resolved. */
+  lookup?: HostLookup;
   /** Per-request timeout (default 10 000 ms). */
   timeoutMs?: number;
   /** Total characters of page text returned (default 250 000). */
@@ -61,10 +64,11 @@ export function createWebFetchTool(options: WebFetchOptions = {}): AgentTool {
     maxBytes: options.maxBytes ?? 10 * 1024 * 1024,
     allowPrivateHosts: options.allowPrivateHosts ?? false,
     signal,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
     ...(headers ? { headers } : {}),
   });
   const blocked = async (url: string): Promise<boolean> =>
-    !options.allowPrivateHosts && (await isBlockedHost(url));
+    !options.allowPrivateHosts && (await isBlockedHost(url, options.lookup));
 
   async function fetchText(url: string, signal: AbortSignal): Promise<string> {
     const response = await fetchLimited(convertGithubUrlToRaw(url), limits(signal));
