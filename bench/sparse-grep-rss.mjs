@@ -6,6 +6,7 @@
  *   node bench/sparse-grep-rss.mjs            # this checkout's dist/
  *   node bench/sparse-grep-rss.mjs <dist dir> # another build, for a before/after comparison
  */
+import process from 'node:process';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,11 +33,11 @@ if (process.argv[3] === '--child') {
     timestamp: '',
     fs: workspace.fs,
     shell: workspace.shell,
-    signal: new AbortController().signal,
+    signal: new globalThis.AbortController().signal,
   };
   const result = await grep.execute({ pattern: 'needle' }, ctx, {
     callId: 'c',
-    signal: new AbortController().signal,
+    signal: new globalThis.AbortController().signal,
   });
   const text =
     typeof result.llmContent === 'string' ? result.llmContent : JSON.stringify(result.llmContent);
