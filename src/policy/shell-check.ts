@@ -183,6 +183,12 @@ function checkOne(
     return { decision: 'deny', rule: verdict.rule, note: undefined };
   }
   const risk = commandRisk(command);
+  const renamed = ctx.shellDenyRulesExist ? copiesDeniedProgram(command, ctx) : undefined;
+  if (renamed) {
+    const note = `${renamed.reason}: a denied program under another name would escape the deny rule`;
+    steps.push({ command: command.text, decision: 'deny', rule: renamed.rule, note, depth });
+    return { decision: 'deny', rule: renamed.rule, note };
+  }
   if (risk.opaque && ctx.shellDenyRulesExist) {
     const note = unseenDenied(risk.opaque);
     steps.push({ command: command.text, decision: 'deny', rule: ctx.shellDenyRule, note, depth });
@@ -212,6 +218,36 @@ function checkOne(
     aggregate.add(result.decision, result.rule, result.note);
   }
   return { decision: aggregate.decision, rule: aggregate.rule, note: aggregate.note };
+}
+
+/** Commands that give an existing program another name (`ln -s /bin/rm x; ./x …`). */
+const LINKERS = new Set(['ln', 'link', 'cp', 'install', 'mv', 'rsync']);
+
+/**
+ * `ln` / `cp` / `install` / `mv` of a program a deny rule names (`cp /bin/rm ./x`): the copy would run under a
+ * name no rule knows. Returns the reason and the deny rule, or undefined.
+ */
+function copiesDeniedProgram(
+  command: ShellCommand,
+  ctx: ShellCheckContext,
+): { rule: CompiledRule; reason: string } | undefined {
+  if (command.type !== 'command') return undefined;
+  const [name, ...args] = command.words.map((w) => w.literal);
+  const program = name?.slice(name.lastIndexOf('/') + 1);
+  if (program === undefined || !LINKERS.has(program)) return undefined;
+  for (const arg of args) {
+    if (arg === undefined || arg.startsWith('-') || arg === '') continue;
+    const base = arg.slice(arg.lastIndexOf('/') + 1);
+    if (base === '') continue;
+    const verdict = ctx.match(base);
+    if (verdict.decision === 'deny' && verdict.rule) {
+      return {
+        rule: verdict.rule,
+        reason: `${program} ${arg} copies or links a program a deny rule names`,
+      };
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -110,6 +110,9 @@ const EVASIONS: Array<[string, string]> = [
   ],
   ['hash -p', 'hash -p /bin/rm ls; ls victim'],
   ['script -c', "script -qc 'rm victim' /dev/null"],
+  ['symlinked binary under another name', 'ln -s /bin/rm ./del; ./del victim'],
+  ['copied binary under another name', 'cp /bin/rm ./del && ./del victim'],
+  ['installed binary under another name', 'install /usr/bin/rm ./del; ./del victim'],
 ];
 
 let base: string;
