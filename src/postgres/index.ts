@@ -15,3 +15,12 @@ export type { MigrationResult } from './migrations.js';
 export { LATEST_SCHEMA_VERSION } from './migrations.js';
 export type { PostgresPool, PostgresClient, PostgresQueryResult } from './pg-pool.js';
 export type { PostgresRetryOptions } from './pg-retry.js';
+export { PostgresSessionQueue } from './session-queue.js';
+export type { SessionInput, QueuedDecision, WaitingCall } from './session-queue.js';
+export {
+  PostgresSessionWorker,
+  DEFAULT_RECOVERY_PROMPT,
+  DELIVERED_INPUTS_KEY,
+} from './session-worker.js';
+export type { PostgresSessionWorkerOptions, WorkerEvent } from './session-worker.js';
+export { WorkerSessionStore } from './worker-store.js';

@@ -69,6 +69,28 @@ export const MIGRATIONS: readonly Migration[] = [
       `CREATE UNIQUE INDEX leases_token ON ${t.leases} (token)`,
     ],
   },
+  {
+    version: 2,
+    name: 'work queue inputs',
+    statements: (t) => [
+      `CREATE TABLE ${t.inputs} (
+        id bigserial PRIMARY KEY,
+        session_id text COLLATE "C" NOT NULL,
+        kind text NOT NULL CHECK (kind IN ('prompt', 'approval')),
+        payload text NOT NULL,
+        dedupe_key text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        done_at timestamptz
+      )`,
+      // claim(): the oldest undone inputs, skipping rows other workers have locked.
+      `CREATE INDEX inputs_pending ON ${t.inputs} (id) WHERE done_at IS NULL`,
+      // A worker reads one session's inputs in order.
+      `CREATE INDEX inputs_session ON ${t.inputs} (session_id, id)`,
+      // One input per (session, key): an approver that decides twice enqueues once.
+      `CREATE UNIQUE INDEX inputs_dedupe ON ${t.inputs} (session_id, dedupe_key)
+        WHERE dedupe_key IS NOT NULL`,
+    ],
+  },
 ];
 
 /** The newest schema version this SDK knows. */

@@ -43,6 +43,16 @@ export class PostgresLease implements SessionLease {
   }
 }
 
+/** Runs one write after the lease's previous ones (the writer state is per lease). */
+export function serializedWrite<T>(lease: PostgresLease, write: () => Promise<T>): Promise<T> {
+  const run = lease.queue.then(write);
+  lease.queue = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
 /** Keeps a store's leases alive: one UPDATE per heartbeat for all of them; marks the ones found gone as lost. */
 export class LeaseKeeper {
   private readonly held = new Map<string, PostgresLease>();

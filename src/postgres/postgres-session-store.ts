@@ -25,7 +25,7 @@ import {
 import { migrateSchema, verifySchema, type MigrationResult } from './migrations.js';
 import { createPgPool } from './pg-pool.js';
 import { retryPolicy, withRetry } from './pg-retry.js';
-import { deleteLease, LeaseKeeper, PostgresLease } from './postgres-lease.js';
+import { deleteLease, LeaseKeeper, PostgresLease, serializedWrite } from './postgres-lease.js';
 import {
   decodeCursor,
   listSessionPage,
@@ -218,14 +218,14 @@ export class PostgresSessionStore implements SessionStore {
       kind: 'main',
       sdkFormat: SESSION_FORMAT_VERSION,
     };
-    await this.serialized(own, () => insertSession(ctx, own, metadata));
+    await serializedWrite(own, () => insertSession(ctx, own, metadata));
     return metadata;
   }
 
   async append(lease: SessionLease, records: readonly SessionRecord[]): Promise<void> {
     const own = this.checkLease(lease);
     const { ctx } = await this.ready();
-    await this.serialized(own, async () => {
+    await serializedWrite(own, async () => {
       this.checkLease(own);
       const state = own.state ?? (await readWriterState(ctx, own.sessionId));
       if (state === undefined) {
@@ -340,7 +340,7 @@ export class PostgresSessionStore implements SessionStore {
     const { ctx } = await this.ready();
     const lease = own ?? ((await this.acquireLease(sessionId, options)) as PostgresLease);
     try {
-      const deleted = await this.serialized(lease, () => deleteSessionRow(ctx, lease));
+      const deleted = await serializedWrite(lease, () => deleteSessionRow(ctx, lease));
       if (deleted && own !== undefined) own.deleted = true;
       return deleted;
     } finally {
@@ -372,14 +372,14 @@ export class PostgresSessionStore implements SessionStore {
     else ready.ctx.pool.off('error', this.poolErrors);
   }
 
-  /** Runs one write after the lease's previous ones (the writer state is per lease). */
-  private serialized<T>(lease: PostgresLease, write: () => Promise<T>): Promise<T> {
-    const run = lease.queue.then(write);
-    lease.queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+  /**
+   * The store's connection context (pool, tables, retries), schema checked. For components of this subpath that
+   * share the store's tables, such as {@link PostgresSessionQueue}; not a stable API.
+   *
+   * @internal
+   */
+  async sharedContext(): Promise<StoreContext> {
+    return (await this.ready()).ctx;
   }
 
   private checkLease(lease: SessionLease, sessionId = lease.sessionId): PostgresLease {
