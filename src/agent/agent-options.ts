@@ -74,6 +74,13 @@ export interface GeminiCliAgentOptions {
   /** More writable workspace roots, besides `cwd`. */
   includeDirectories?: string[];
   /**
+   * Limits of the workspace sandbox (see docs/security.md): `maxReadBytes` — the largest file any read path
+   * loads (default 20 MiB); `maxOutputBytes` — output kept per `ctx.shell` buffer and unread output queued by
+   * `ctx.shell.start` (default 1 MiB); `allowHardLinkReads` — read files with several hard links (default
+   * false; writing them is always refused).
+   */
+  sandbox?: { maxReadBytes?: number; maxOutputBytes?: number; allowHardLinkReads?: boolean };
+  /**
    * Wraps (or replaces) the workspace filesystem every session's tools see as `ctx.fs`, e.g. to read and write
    * through an editor's buffers (the ACP server does). Called once per session with the workspace-bound
    * filesystem; keep its checks (call `base.resolvePath`) so the workspace boundary holds.

@@ -184,6 +184,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
           ],
           logger,
           ...(commandCheck ? { commandCheck } : {}),
+          ...(options.sandbox ?? {}),
         }),
         wrapFilesystem,
       ),

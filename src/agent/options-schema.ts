@@ -159,6 +159,14 @@ export const OPTION_SCHEMAS = {
     .array(nonEmptyStr('a directory path'), { error: 'expected an array of directory paths' })
     .optional(),
   filesystem: fn('a function (base: SandboxFilesystem) => SandboxFilesystem').optional(),
+  sandbox: z
+    .object({
+      maxReadBytes: positiveInt().optional(),
+      maxOutputBytes: positiveInt().optional(),
+      allowHardLinkReads: bool().optional(),
+    })
+    .strict()
+    .optional(),
   debug: bool().optional(),
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),
