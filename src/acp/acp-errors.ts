@@ -1,5 +1,5 @@
 import { RequestError } from '@agentclientprotocol/sdk';
-import { GeminiAgentError, ModelApiError } from '../errors.js';
+import { AuthenticationError, GeminiAgentError, ModelApiError } from '../errors.js';
 
 /** gemini-cli's text for a rate-limited model call (HTTP 429). */
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Try again later.';
@@ -59,7 +59,7 @@ export function toRequestError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
   if (error instanceof GeminiAgentError) {
     const data = { code: error.code };
-    if (error.code === 'MISSING_CREDENTIALS') {
+    if (error.code === 'MISSING_CREDENTIALS' || error instanceof AuthenticationError) {
       return new RequestError(-32000, `Authentication required: ${error.message}`, data);
     }
     if (error.code === 'SESSION_NOT_FOUND') return new RequestError(-32002, error.message, data);

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GeminiCliAgent } from '../agent/agent.js';
 import type { GeminiCliAgentOptions } from '../agent/agent-options.js';
+import type { AuthType } from '../model/auth/auth-type.js';
 import type { ApprovalHandler } from '../policy/approval-response.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
@@ -12,6 +13,8 @@ import type { ClientMcpServerConfig } from './mcp-servers.js';
 
 /** Credentials given through `authenticate` (they beat the agent's own for the sessions created afterwards). */
 export interface AcpAuth {
+  /** The method chosen in `authenticate` (one of gemini-cli's auth types). */
+  authType?: AuthType;
   apiKey?: string;
   baseUrl?: string;
 }
@@ -109,6 +112,7 @@ export class AgentFactory {
     if (additional.length > 0) {
       options.includeDirectories = [...(this.base.includeDirectories ?? []), ...additional];
     }
+    if (auth.authType !== undefined) options.authType = auth.authType;
     if (auth.apiKey !== undefined) options.apiKey = auth.apiKey;
     if (auth.baseUrl !== undefined) options.baseUrl = auth.baseUrl;
     if (this.sharedStore !== undefined) {

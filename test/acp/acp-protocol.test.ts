@@ -30,6 +30,7 @@ describe('ACP server: initialize and session setup', () => {
     expect(response.protocolVersion).toBe(1);
     expect(response.agentInfo).toMatchObject({ name: 'gemini-agent-sdk' });
     expect(response.authMethods?.map((m) => m.id)).toEqual([
+      'oauth-personal',
       'gemini-api-key',
       'vertex-ai',
       'gateway',
@@ -113,6 +114,18 @@ describe('ACP server: initialize and session setup', () => {
       const unknown = await rpcError(
         harness.ctx.request(acp.methods.agent.authenticate, { methodId: 'magic' }),
       );
+      const google = await rpcError(
+        harness.ctx.request(acp.methods.agent.authenticate, { methodId: 'oauth-personal' }),
+      );
+      expect(google.code).toBe(-32000);
+      expect(google.message).toContain('gemini-agent login');
+      const headers = await rpcError(
+        harness.ctx.request(acp.methods.agent.authenticate, {
+          methodId: 'gateway',
+          _meta: { gateway: { baseUrl: 'http://127.0.0.1:1', headers: { a: 'b' } } },
+        }),
+      );
+      expect(headers.code).toBe(-32602);
       expect(unknown.code).toBe(-32602);
     } finally {
       process.env = saved;
