@@ -37,20 +37,24 @@ export class MissingCredentialsError extends ConfigurationError {
 
 /**
  * Signing in failed: the chosen auth method could not produce usable credentials (a rejected or revoked token,
- * a failed refresh, no metadata server, a Code Assist account that needs a project or validation). The message
- * names the method, why it failed and what to set; it never contains a token.
+ * a failed refresh, no metadata server, a Code Assist account that needs a project or validation), or the Gemini
+ * API rejected them (HTTP 401, 403, or a 400 saying the API key is invalid: `status` is set). The message names
+ * the method, why it failed and what to set; it never contains a token. Never retried; the CLI exits 41.
  */
 export class AuthenticationError extends GeminiAgentError {
   /** The auth type that was tried (`oauth-personal`, `compute-default-credentials`, …), when known. */
   readonly authType: string | undefined;
+  /** The HTTP status of the API's refusal, when it came from an API answer. */
+  readonly status: number | undefined;
 
   constructor(
     message: string,
-    details: { authType?: string; code?: string } = {},
+    details: { authType?: string; code?: string; status?: number } = {},
     options: GeminiAgentErrorOptions = {},
   ) {
     super(details.code ?? 'AUTHENTICATION', message, options);
     this.authType = details.authType;
+    this.status = details.status;
   }
 }
 
@@ -119,6 +123,37 @@ export class ModelBehaviorError extends GeminiAgentError {
   }
 }
 
+/**
+ * gemini-cli's reasons a model response is unusable (its `InvalidStreamError` types), plus `PROMPT_BLOCKED` for a
+ * prompt refused through `promptFeedback.blockReason`.
+ */
+export type InvalidStreamType =
+  | 'NO_FINISH_REASON'
+  | 'NO_RESPONSE_TEXT'
+  | 'MALFORMED_FUNCTION_CALL'
+  | 'UNEXPECTED_TOOL_CALL'
+  | 'MAX_TOKENS_EXCEEDED'
+  | 'SAFETY_BLOCKED'
+  | 'RECITATION_BLOCKED'
+  | 'OTHER_BLOCKED'
+  | 'THINKING_ONLY_RESPONSE'
+  | 'PROMPT_BLOCKED';
+
+/**
+ * A model response that cannot be used — blocked, empty, cut off without a finish reason, a malformed function
+ * call — still so after gemini-cli's retries (code `INVALID_STREAM`). `type` names the reason; the stream yields
+ * an `invalid_stream` event with the same type and message first.
+ */
+export class InvalidStreamError extends ModelBehaviorError {
+  /** Why the response was unusable. */
+  readonly type: InvalidStreamType;
+
+  constructor(message: string, type: InvalidStreamType, options: GeminiAgentErrorOptions = {}) {
+    super(message, { ...options, code: 'INVALID_STREAM' });
+    this.type = type;
+  }
+}
+
 /** A tool threw an error that was not meant for the model; `cause` holds the original error. */
 export class ToolExecutionError extends GeminiAgentError {
   /** The tool's name. */
@@ -149,6 +184,30 @@ export class LimitExceededError extends GeminiAgentError {
   constructor(message: string, options: GeminiAgentErrorOptions & { code?: string } = {}) {
     super(options.code ?? 'LIMIT_EXCEEDED', message, options);
   }
+}
+
+/**
+ * One model response grew past `limits.maxResponseBytes` (code `RESPONSE_TOO_LARGE`): the call was aborted and the
+ * partial response dropped; the session stays usable.
+ */
+export class ResponseTooLargeError extends LimitExceededError {
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  constructor(limitBytes: number, options: GeminiAgentErrorOptions = {}) {
+    super(
+      `The model response exceeded ${formatBytes(limitBytes)} (limits.maxResponseBytes), so the call was ` +
+        'aborted and the partial response dropped. Ask for a shorter answer, or raise limits.maxResponseBytes.',
+      { ...options, code: 'RESPONSE_TOO_LARGE' },
+    );
+    this.limitBytes = limitBytes;
+  }
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB`;
+  return `${bytes} bytes`;
 }
 
 /** A session could not be found, loaded, stored or used. */

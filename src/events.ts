@@ -19,6 +19,7 @@ export const GeminiEventType = {
   LoopDetected: 'loop_detected',
   Citation: 'citation',
   Retry: 'retry',
+  Warning: 'warning',
   InvalidStream: 'invalid_stream',
   ModelInfo: 'model_info',
 } as const;
@@ -91,6 +92,39 @@ export interface FinishedInfo {
   usageMetadata: GenerateContentResponseUsageMetadata | undefined;
 }
 
+/**
+ * Value of `retry`: an attempt failed and another follows after `delayMs`. With `phase: 'stream'` the failure came
+ * after the response had started (a reset mid-stream, or an unusable response): drop the partial output of the
+ * failed attempt, as gemini-cli's `retry` event asks. With `phase: 'connect'` nothing of the attempt was shown.
+ */
+export interface RetryEventInfo {
+  /** The attempt that failed (1 = the first call). */
+  attempt: number;
+  /** How many attempts this phase makes at most. */
+  maxAttempts: number;
+  /** The wait before the next attempt, in ms. */
+  delayMs: number;
+  /** `connect`: before any content; `stream`: after the response started (discard its partial output). */
+  phase: 'connect' | 'stream';
+  /** The cause in a few words: `HTTP 503`, `ECONNREFUSED`, `NO_FINISH_REASON`. */
+  reason: string;
+  /** HTTP status of the failure, when there was an answer. */
+  status?: number;
+  /** Network error code (`ECONNREFUSED`, `UND_ERR_SOCKET`, …) or invalid-stream type. */
+  code?: string;
+  /** The API endpoint the call went to, when known. */
+  endpoint?: string;
+  /** The failure's message. */
+  message: string;
+}
+
+/** Value of `warning`: something went wrong and was repaired; nothing was lost, but the user should know. */
+export interface WarningInfo {
+  /** Stable code, e.g. `SESSION_FILE_REWRITTEN`. */
+  code: string;
+  message: string;
+}
+
 /** Value of `invalid_stream`. */
 export interface InvalidStreamInfo {
   type: string;
@@ -122,7 +156,8 @@ export type ServerGeminiStreamEvent =
   | { type: 'finished'; value: FinishedInfo }
   | { type: 'loop_detected'; value?: undefined }
   | { type: 'citation'; value: string }
-  | { type: 'retry'; value?: undefined }
+  | { type: 'retry'; value: RetryEventInfo }
+  | { type: 'warning'; value: WarningInfo }
   | { type: 'invalid_stream'; value: InvalidStreamInfo }
   | { type: 'model_info'; value: string };
 

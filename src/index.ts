@@ -99,6 +99,8 @@ export type {
   FinishedInfo,
   InvalidStreamInfo,
   ChatCompressedInfo,
+  RetryEventInfo,
+  WarningInfo,
 } from './events.js';
 
 export {
@@ -110,6 +112,8 @@ export {
   ReplayError,
   ModelApiError,
   ModelBehaviorError,
+  InvalidStreamError,
+  ResponseTooLargeError,
   ToolExecutionError,
   PolicyDeniedError,
   LimitExceededError,
@@ -120,7 +124,7 @@ export {
   AbortError,
   InternalError,
 } from './errors.js';
-export type { GeminiAgentErrorOptions } from './errors.js';
+export type { GeminiAgentErrorOptions, InvalidStreamType } from './errors.js';
 
 export { silentLogger, createStderrLogger } from './logger.js';
 export type { Logger } from './logger.js';

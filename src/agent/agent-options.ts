@@ -22,6 +22,11 @@ export interface AgentLimits {
   maxTurns?: number;
   /** Time limit per tool call in ms (default none). A call still running then gets an error response. */
   toolTimeoutMs?: number;
+  /**
+   * Largest model response accepted, in bytes (default 32 MiB). A bigger one is aborted as it arrives and fails
+   * the stream with `ResponseTooLargeError`; the session stays usable.
+   */
+  maxResponseBytes?: number;
 }
 
 /**

@@ -5,8 +5,9 @@ import { AuthCache } from '../model/auth/auth-cache.js';
 import { createContentGenerator } from '../model/create-content-generator.js';
 import { authSettingsOf } from './agent-auth.js';
 import { resolveModel } from '../model/models.js';
-import type { RetryAttemptInfo } from '../model/retry.js';
-import type { LoopLimits } from '../loop/loop-types.js';
+import { DEFAULT_RETRY } from '../model/retry.js';
+import type { RetryEventInfo } from '../events.js';
+import type { LoopLimits, StreamRetrySettings } from '../loop/loop-types.js';
 import type { ToolGate } from '../tools/tool-gate.js';
 import { sdkToolToAgentTool, isAgentTool } from '../tools/sdk-tool.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
@@ -56,8 +57,8 @@ export type SessionInitializer = (init: SessionInitContext) => Promise<void> | v
 export interface ModelHooks {
   /** The session the model is for (the Code Assist API receives it as `session_id`). */
   sessionId?: string;
-  /** Called before each retry backoff (the session turns it into a `retry` event). */
-  onRetry(info: RetryAttemptInfo): void;
+  /** Called before each retry backoff of a connection (the session emits it as a `retry` event). */
+  onRetry(info: RetryEventInfo): void;
 }
 
 /**
@@ -91,6 +92,8 @@ export interface AgentServices {
   /** Run once per session during `initialize()`, in order. */
   initializers: SessionInitializer[];
   limits: LoopLimits;
+  /** Mid-stream re-sends of a model call (`retry` option; `retry: false` turns them off). */
+  streamRetry: StreamRetrySettings;
   generationConfig: GeminiCliAgentOptions['generationConfig'];
   logger: Logger;
   /** The sessions' working directory (as given, or `process.cwd()`). */
@@ -193,6 +196,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
       ...options.limits,
       maxTurns: options.limits?.maxTurns ?? settingsMaxTurns(merged),
     }),
+    streamRetry: streamRetryFrom(options.retry),
     generationConfig: options.generationConfig,
     logger,
     cwd,
@@ -267,17 +271,29 @@ function createModelFor(
     model: resolveModel(options.model ?? shared.settings.merged.model?.name),
     authCache: shared.authCache,
     logger,
+    ...(options.limits?.maxResponseBytes === undefined
+      ? {}
+      : { maxResponseBytes: options.limits.maxResponseBytes }),
     retry:
       retry === false
         ? false
         : {
             ...retry,
             onRetry: (info) => {
-              hooks.onRetry(info);
+              const { error: _error, ...failure } = info;
+              hooks.onRetry({ ...failure, phase: 'connect' });
               retry?.onRetry?.(info);
             },
           },
   });
+}
+
+function streamRetryFrom(retry: GeminiCliAgentOptions['retry']): StreamRetrySettings {
+  if (retry === false) return { maxAttempts: 1 };
+  return {
+    maxAttempts: retry?.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+    ...(retry?.sleep === undefined ? {} : { sleep: retry.sleep }),
+  };
 }
 
 function validateLimits(limits: GeminiCliAgentOptions['limits']): LoopLimits {
@@ -293,5 +309,11 @@ function validateLimits(limits: GeminiCliAgentOptions['limits']): LoopLimits {
       `limits.toolTimeoutMs must be a positive number of milliseconds (got ${String(toolTimeoutMs)}).`,
     );
   }
-  return { maxTurns, ...(toolTimeoutMs === undefined ? {} : { toolTimeoutMs }) };
+  return {
+    maxTurns,
+    ...(toolTimeoutMs === undefined ? {} : { toolTimeoutMs }),
+    ...(limits?.maxResponseBytes === undefined
+      ? {}
+      : { maxResponseBytes: limits.maxResponseBytes }),
+  };
 }

@@ -79,6 +79,7 @@ const RetrySchema = z
       maxAttempts: positiveInt().optional(),
       initialDelayMs: nonNegative().optional(),
       maxDelayMs: nonNegative().optional(),
+      connectionBudgetMs: nonNegative().optional(),
       onRetry: fn().optional(),
       sleep: fn().optional(),
       random: fn().optional(),
@@ -94,6 +95,7 @@ const LimitsSchema = z
     {
       maxTurns: positiveInt().optional(),
       toolTimeoutMs: positive().optional(),
+      maxResponseBytes: positiveInt().optional(),
     },
     { error: typeError('an object such as { maxTurns: 20 }') },
   )

@@ -3,7 +3,7 @@ import type { ServerGeminiStreamEvent } from '../events.js';
 
 /** Result of `GeminiCliSession.send`. */
 export interface SendResult {
-  /** The concatenated `content` events (the model's visible text). */
+  /** The model's visible text: the `content` events, without the partial output of attempts a `retry` replaced. */
   text: string;
   /** Every event the stream yielded, in order. */
   events: ServerGeminiStreamEvent[];

@@ -14,6 +14,7 @@ import { offeredTools, prepareModelCall } from './prepare-model-call.js';
 import { createSessionContext } from '../core/session-context.js';
 import type { SessionApprovalDecision } from './approval-resolution.js';
 import { toParts } from './prompt-parts.js';
+import { answerText } from './answer-text.js';
 import { noPendingApprovals, SessionPause } from './session-pause.js';
 import { openSessionLog } from './open-session-log.js';
 import type { SessionLog } from '../core/session-log.js';
@@ -186,7 +187,7 @@ export class GeminiCliSession implements SessionHandle {
     const before = this.usage;
     const events: ServerGeminiStreamEvent[] = [];
     for await (const event of this.sendStream(prompt, options.signal)) events.push(event);
-    const text = events.map((e) => (e.type === 'content' ? e.value : '')).join('');
+    const text = answerText(events);
     return { text, events, usage: subtractUsage(this.usage, before) };
   }
 
@@ -329,7 +330,7 @@ export class GeminiCliSession implements SessionHandle {
     const workspace = services.createWorkspace(this.policy.commandCheck);
     const model = await services.createModel({
       sessionId: this.id,
-      onRetry: () => this.currentPump?.emit({ type: 'retry' }),
+      onRetry: (value) => this.currentPump?.emit({ type: 'retry', value }),
     });
     const log =
       this.preopenedLog ??
@@ -391,6 +392,7 @@ export class GeminiCliSession implements SessionHandle {
       contextFor,
       gate: services.createGate(this.policy),
       limits: services.limits,
+      streamRetry: services.streamRetry,
       logger: services.logger,
       onUsage: (usage) => addUsage(this.totalUsage, usage),
       takeModelInfo: () => this.chosenModel.takeAnnouncement(),

@@ -6,7 +6,11 @@ export const ExitCode = {
   Success: 0,
   /** Any other failure (model API error, tool failure, internal error). */
   GeneralError: 1,
-  /** No usable credentials, or signing in failed (bad auth type, revoked Google sign-in, Code Assist setup). */
+  /**
+   * No usable credentials (`GEMINI_API_KEY` and friends unset, and no `--fake-responses`), signing in failed (bad
+   * auth type, revoked Google sign-in, Code Assist setup), or the API rejected the key (401, 403, a 400 saying the
+   * key is invalid).
+   */
   AuthError: 41,
   /** Bad command-line input: unknown flag, bad flag value, unknown session. */
   InputError: 42,

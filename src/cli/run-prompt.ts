@@ -6,6 +6,7 @@ import { createWriter } from './output/create-writer.js';
 import { errorInfo, type RunOutcome } from './output/output-writer.js';
 import { RunStatsCollector } from './output/run-stats.js';
 import { Progress } from './progress.js';
+import { retryLine } from './retry-line.js';
 import { AbortError, DEFAULT_MODEL, type GeminiCliAgent, type GeminiCliSession } from './sdk.js';
 import { findSession, listProjectSessions } from './session-list.js';
 
@@ -51,9 +52,15 @@ export async function runPrompt(
   let exitCode: ExitCode;
   try {
     let turnLimitReached = false;
+    // Whether the model call being streamed has printed text (a mid-stream retry replaces it).
+    let attemptPrinted = false;
     for await (const event of session.sendStream(prompt, controller.signal)) {
       progress?.observe(event);
       stats.observe(event);
+      if (event.type === 'retry') stderr(retryLine(event.value, attemptPrinted));
+      if (event.type === 'warning') stderr(`Warning: ${event.value.message}\n`);
+      if (event.type === 'content') attemptPrinted = true;
+      if (event.type === 'retry' || event.type === 'tool_call_response') attemptPrinted = false;
       writer.event(event);
       if (event.type === 'max_session_turns') turnLimitReached = true;
     }

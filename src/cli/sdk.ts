@@ -22,6 +22,7 @@ export {
 export type {
   GeminiCliAgentOptions,
   GeminiCliSession,
+  RetryEventInfo,
   ServerGeminiStreamEvent,
   SessionSummary,
   ToolCallResponseInfo,

@@ -17,6 +17,11 @@ export interface SessionLogEntry {
   usage?: GenerateContentResponseUsageMetadata;
   /** The tool responses, with display text and errors (tool_results). */
   responses?: ToolCallResponseInfo[];
+  /**
+   * A model turn that did not complete (aborted, failed or unusable): its parts are what the user saw plus
+   * gemini-cli's `[The previous response was interrupted before it completed.]`. Stored as `interrupted: true`.
+   */
+  interrupted?: boolean;
 }
 
 /** Options of {@link SessionPersistence.open}. */

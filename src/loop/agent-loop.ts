@@ -5,8 +5,9 @@ import { cancelledResponse, errorResponse } from '../tools/tool-response.js';
 import { runToolCalls } from '../tools/tool-scheduler.js';
 import { ToolCallLoopDetector } from './loop-detector.js';
 import type { LoopEnvironment, LoopOutcome, LoopStart } from './loop-types.js';
-import { errorEventValue, streamModelCall, toModelError } from './model-call.js';
-import { ModelTurnCollector } from './model-turn.js';
+import { InvalidStreamError } from '../errors.js';
+import { callModel, errorEventValue } from './model-call.js';
+import { commitInterrupted, endsWithToolResults } from './interrupted-turn.js';
 import { buildRequestContents } from './request-contents.js';
 import { abandonedResponses, commitToolResults, resolvePausedTurn } from './tool-turn.js';
 
@@ -75,18 +76,23 @@ export async function* runAgentLoop(
           ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
         },
       };
-      const collector = new ModelTurnCollector(env.sessionId);
-      try {
-        yield* streamModelCall(env.model, request, collector, env.pump, abort);
-      } catch (error) {
-        if (abort.aborted) {
-          yield { type: 'user_cancelled' };
-          return { kind: 'cancelled' };
+      const outcome = yield* callModel(env, request, abort, endsWithToolResults(env));
+      if (outcome.kind === 'aborted') {
+        await commitInterrupted(env, outcome.partial);
+        yield { type: 'user_cancelled' };
+        return { kind: 'cancelled' };
+      }
+      if (outcome.kind === 'failed') {
+        const typed = outcome.error;
+        await commitInterrupted(env, undefined);
+        if (typed instanceof InvalidStreamError) {
+          yield { type: 'invalid_stream', value: { type: typed.type, message: typed.message } };
+        } else {
+          yield { type: 'error', value: errorEventValue(typed) };
         }
-        const typed = toModelError(error);
-        yield { type: 'error', value: errorEventValue(typed) };
         throw typed;
       }
+      const collector = outcome.collector;
       env.onUsage(collector.usage);
       const content = collector.content();
       if (content) {

@@ -26,6 +26,16 @@ export interface LoopLimits {
   maxTurns: number;
   /** Per-tool-call time limit in ms (none by default). */
   toolTimeoutMs?: number;
+  /** Largest model response accepted, in bytes (default 32 MiB); a bigger one fails the call. */
+  maxResponseBytes?: number;
+}
+
+/** Mid-stream retries of a model call (gemini-cli: at most 4 attempts, 1 s, 2 s, 4 s). */
+export interface StreamRetrySettings {
+  /** Attempts per model call, the first included (capped at 4; 1 disables re-sending). */
+  maxAttempts: number;
+  /** The wait between attempts (tests inject one); rejects when the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Everything the loop needs from the session. The loop knows nothing else about agents. */
@@ -45,6 +55,8 @@ export interface LoopEnvironment {
   contextFor(signal: AbortSignal): SessionContext;
   gate: ToolGate;
   limits: LoopLimits;
+  /** Re-sending a model call whose response failed after it started, or was unusable. */
+  streamRetry: StreamRetrySettings;
   logger: Logger;
   /** Receives each model call's usage metadata. */
   onUsage(usage: GenerateContentResponseUsageMetadata | undefined): void;

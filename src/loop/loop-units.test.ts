@@ -52,7 +52,7 @@ describe('ToolCallLoopDetector', () => {
 });
 
 describe('buildRequestContents', () => {
-  it('coalesces consecutive user prompts and inserts a placeholder after dangling tool results', () => {
+  it('never merges a prompt into the one before: a placeholder model turn goes between, as after dangling tool results', () => {
     const out = buildRequestContents([
       { role: 'user', parts: [{ text: 'a' }] },
       { role: 'user', parts: [{ text: 'b' }] },
@@ -63,11 +63,21 @@ describe('buildRequestContents', () => {
       },
       { role: 'user', parts: [{ text: 'c' }] },
     ]);
-    expect(out.map((c) => c.role)).toEqual(['user', 'model', 'user', 'model', 'user']);
-    expect(out[0]?.parts).toEqual([{ text: 'a' }, { text: 'b' }]);
-    expect(out[1]?.parts?.[0]?.functionCall?.id).toBe('1');
-    expect(out[2]?.parts?.[0]?.functionResponse?.id).toBe('1');
-    expect(out[3]?.parts).toEqual([{ text: INTERRUPTED_PLACEHOLDER }]);
+    expect(out.map((c) => c.role)).toEqual([
+      'user',
+      'model',
+      'user',
+      'model',
+      'user',
+      'model',
+      'user',
+    ]);
+    expect(out[0]?.parts).toEqual([{ text: 'a' }]);
+    expect(out[1]?.parts).toEqual([{ text: INTERRUPTED_PLACEHOLDER }]);
+    expect(out[2]?.parts).toEqual([{ text: 'b' }]);
+    expect(out[3]?.parts?.[0]?.functionCall?.id).toBe('1');
+    expect(out[4]?.parts?.[0]?.functionResponse?.id).toBe('1');
+    expect(out[5]?.parts).toEqual([{ text: INTERRUPTED_PLACEHOLDER }]);
   });
 
   it('drops thought parts and turns left empty; keeps an existing thought signature', () => {
@@ -84,7 +94,9 @@ describe('buildRequestContents', () => {
       },
     ]);
     expect(out).toEqual([
-      { role: 'user', parts: [{ text: 'q' }, { text: 'again' }] },
+      { role: 'user', parts: [{ text: 'q' }] },
+      { role: 'model', parts: [{ text: INTERRUPTED_PLACEHOLDER }] },
+      { role: 'user', parts: [{ text: 'again' }] },
       {
         role: 'model',
         parts: [{ functionCall: { id: '2', name: 'g', args: {} }, thoughtSignature: 'sig' }],
@@ -93,8 +105,7 @@ describe('buildRequestContents', () => {
   });
   it('never writes to the history: a deeply frozen history gives the same request, reusing unchanged parts', () => {
     const history = [
-      { role: 'user', parts: [{ text: 'a' }] },
-      { role: 'user', parts: [{ text: 'b' }] },
+      { role: 'user', parts: [{ text: 'a' }, { text: 'b' }] },
       {
         role: 'model',
         parts: [
@@ -129,11 +140,11 @@ describe('buildRequestContents', () => {
     ]);
     // Parts that need no change are the history's own objects; everything changed is a fresh copy.
     expect(out[0]?.parts?.[0]).toBe(history[0]?.parts[0]);
-    expect(out[1]?.parts?.[1]).toBe(history[2]?.parts[1]);
-    expect(out[1]?.parts?.[0]).not.toBe(history[2]?.parts[0]);
+    expect(out[1]?.parts?.[1]).toBe(history[1]?.parts[1]);
+    expect(out[1]?.parts?.[0]).not.toBe(history[1]?.parts[0]);
     // The request's containers are its own: changing them leaves the history alone.
     out[1]?.parts?.push({ text: 'extra' });
-    expect(history[2]?.parts).toHaveLength(2);
+    expect(history[1]?.parts).toHaveLength(2);
   });
 
   it('reuses the cleaned and signed parts of earlier calls; a part outside the active loop loses its signature', () => {

@@ -1,32 +1,120 @@
 import type { GenerateContentParameters } from '@google/genai';
-import { GeminiAgentError, ModelApiError } from '../errors.js';
+import {
+  GeminiAgentError,
+  InvalidStreamError,
+  ModelApiError,
+  ResponseTooLargeError,
+} from '../errors.js';
 import type { ServerGeminiStreamEvent, StreamErrorInfo } from '../events.js';
-import type { ContentGenerator } from '../model/content-generator.js';
-import { raceAbort } from '../core/abort.js';
-import type { EventPump } from './event-pump.js';
-import type { ModelTurnCollector } from './model-turn.js';
+import { abortableSleep, raceAbort } from '../core/abort.js';
+import { describeFailure } from '../model/failure-info.js';
+import { retryNudge, StreamValidator } from '../model/stream-validator.js';
+import type { LoopEnvironment } from './loop-types.js';
+import { ModelTurnCollector } from './model-turn.js';
+
+/** gemini-cli's mid-stream retries: at most 4 attempts (fewer if `retry.maxAttempts` is lower), 1 s, 2 s, 4 s. */
+export const MID_STREAM_RETRY = { maxAttempts: 4, initialDelayMs: 1000 } as const;
+
+/** How one model call ended. */
+export type ModelCallOutcome =
+  /** A usable response. */
+  | { kind: 'ok'; collector: ModelTurnCollector }
+  /** The signal aborted; `partial` holds what the current attempt had received. */
+  | { kind: 'aborted'; partial: ModelTurnCollector }
+  /** Failed for good (after the retries it deserved). */
+  | { kind: 'failed'; error: GeminiAgentError };
 
 /**
- * Streams one model call into `collector`, yielding each chunk's events as it arrives (and events other work
- * emits meanwhile, such as retries). Ends promptly when `signal` aborts, even if the stream ignores it.
+ * One model call with gemini-cli's mid-stream retries (`geminiChat.ts` `streamWithRetries`): the request is sent,
+ * each chunk's events are yielded as they arrive, and when the stream ends the {@link StreamValidator} says whether
+ * the response is usable. A failure after the response started — a retryable transport error (reset, timeout,
+ * 5xx in the stream) or an unusable response (blocked, empty, no finish reason, malformed call) — yields a `retry`
+ * event (`phase: 'stream'`: drop this attempt's partial output) and re-sends the same request, with gemini-cli's
+ * nudge in the system instruction after an empty or thoughts-only answer. Failures while connecting were already
+ * retried by the retry layer and are final here, as are a response over `limits.maxResponseBytes` and an abort.
  */
-export async function* streamModelCall(
-  model: ContentGenerator,
+export async function* callModel(
+  env: LoopEnvironment,
+  request: GenerateContentParameters,
+  signal: AbortSignal,
+  afterFunctionResponse: boolean,
+): AsyncGenerator<ServerGeminiStreamEvent, ModelCallOutcome> {
+  const maxAttempts = Math.min(env.streamRetry.maxAttempts, MID_STREAM_RETRY.maxAttempts);
+  const sleep = env.streamRetry.sleep ?? abortableSleep;
+  let lastInvalid: InvalidStreamError | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const collector = new ModelTurnCollector(env.sessionId);
+    const validator = new StreamValidator(env.limits.maxResponseBytes);
+    const state = { connected: false };
+    try {
+      yield* streamAttempt(
+        env,
+        retryNudge(request, lastInvalid),
+        collector,
+        validator,
+        signal,
+        state,
+      );
+      const invalid = validator.verdict(afterFunctionResponse);
+      if (invalid !== undefined) throw invalid;
+      return { kind: 'ok', collector };
+    } catch (error) {
+      if (signal.aborted) return { kind: 'aborted', partial: collector };
+      const typed = toModelError(error);
+      if (typed instanceof InvalidStreamError) lastInvalid = typed;
+      const retryable =
+        typed instanceof InvalidStreamError ||
+        (state.connected &&
+          typed instanceof ModelApiError &&
+          typed.retryable &&
+          !(typed instanceof ResponseTooLargeError));
+      if (!retryable || attempt >= maxAttempts) return { kind: 'failed', error: typed };
+      const delayMs = MID_STREAM_RETRY.initialDelayMs * 2 ** (attempt - 1);
+      env.logger.debug('model stream failed, re-sending the request', {
+        attempt,
+        delayMs,
+        ...describeFailure(typed),
+      });
+      yield {
+        type: 'retry',
+        value: { attempt, maxAttempts, delayMs, phase: 'stream', ...describeFailure(typed) },
+      };
+      try {
+        await raceAbort(sleep(delayMs, signal), signal);
+      } catch {
+        return { kind: 'aborted', partial: new ModelTurnCollector(env.sessionId) };
+      }
+    }
+  }
+}
+
+/**
+ * Streams one attempt into `collector` and `validator`, yielding each chunk's events as it arrives (and events
+ * other work emits meanwhile, such as connection retries). Ends promptly when `signal` aborts, even if the stream
+ * ignores it. `state.connected` turns true once the stream is open.
+ */
+async function* streamAttempt(
+  env: LoopEnvironment,
   request: GenerateContentParameters,
   collector: ModelTurnCollector,
-  pump: EventPump,
+  validator: StreamValidator,
   signal: AbortSignal,
+  state: { connected: boolean },
 ): AsyncGenerator<ServerGeminiStreamEvent, void> {
-  const stream = yield* pump.pump(raceAbort(model.generateContentStream(request, signal), signal));
+  const stream = yield* env.pump.pump(
+    raceAbort(env.model.generateContentStream(request, signal), signal),
+  );
+  state.connected = true;
   const iterator = stream[Symbol.asyncIterator]();
   let finished = false;
   try {
     for (;;) {
-      const next = yield* pump.pump(raceAbort(iterator.next(), signal));
+      const next = yield* env.pump.pump(raceAbort(iterator.next(), signal));
       if (next.done) {
         finished = true;
         return;
       }
+      validator.observe(next.value);
       yield* collector.add(next.value);
     }
   } finally {

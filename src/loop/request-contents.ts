@@ -11,8 +11,9 @@ export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 /**
  * Builds the `contents` of a request from the stored history, as gemini-cli does: thought parts removed, the
  * `<name>__` prefix stripped from call ids, a thought signature on the first function call of each model turn
- * of the active loop, and consecutive same-role turns coalesced (a user message right after tool results gets
- * a placeholder model turn in between instead). The stored history is not modified.
+ * of the active loop, and consecutive same-role turns coalesced — except a user prompt right after another user
+ * turn (tool results, or a prompt whose answer never came): it gets gemini-cli's placeholder model turn in
+ * between, so a prompt is never silently merged into the next one. The stored history is not modified.
  *
  * Only what changes is copied: every `Content` and `parts` array is new, but a part that needs no change (no
  * prefixed call id, no added signature) is the history's own object, not a copy. This relies on history entries
@@ -30,7 +31,7 @@ export function buildRequestContents(history: readonly Content[]): Content[] {
     const content: Content = { role: stored.role ?? 'user', parts };
     const prev = out[out.length - 1];
     if (prev && prev.role === content.role) {
-      if (content.role === 'user' && hasFunctionResponse(prev) && !onlyFunctionResponses(content)) {
+      if (content.role === 'user' && !onlyFunctionResponses(content)) {
         out.push({ role: 'model', parts: [{ text: INTERRUPTED_PLACEHOLDER }] }, content);
       } else {
         prev.parts = [...(prev.parts ?? []), ...(content.parts ?? [])];
@@ -74,10 +75,6 @@ function stripPartIdsUncached(part: Part): Part {
       : { ...part, functionResponse: { ...functionResponse, id } };
   }
   return part;
-}
-
-function hasFunctionResponse(content: Content): boolean {
-  return (content.parts ?? []).some((p) => p.functionResponse !== undefined);
 }
 
 function onlyFunctionResponses(content: Content): boolean {

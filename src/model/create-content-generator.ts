@@ -51,6 +51,8 @@ export interface CreateContentGeneratorOptions {
   headers?: Record<string, string>;
   /** Environment read instead of `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Largest response body the Gemini API may send, in bytes (default 32 MiB). */
+  maxResponseBytes?: number;
   /** Retry settings, or `false` to disable retries. Not applied to replay. */
   retry?: RetryOptions | false;
   /** Use this generator (e.g. a `ScriptedModel`) instead of replay or the Gemini API. Retries apply. */
@@ -140,6 +142,9 @@ async function createGeminiSource(
     headers: Object.keys(headers).length ? headers : undefined,
     env: options.env,
     logger,
+    ...(options.maxResponseBytes === undefined
+      ? {}
+      : { maxResponseBytes: options.maxResponseBytes }),
   });
   // Credentials were checked above; the client library is loaded here, not during the first model call.
   await gemini.preload();

@@ -13,6 +13,8 @@ import { resolveGeminiAuth, type GeminiAuth, type GeminiAuthOptions } from './au
 import type { ContentGenerator } from './content-generator.js';
 import { translateClientError, type CapturedResponse } from './gemini-errors.js';
 import { resolveModel } from './models.js';
+import { capResponseBody } from './response-cap.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './stream-validator.js';
 
 /** Options of {@link GeminiContentGenerator}: credentials (see {@link GeminiAuthOptions}) plus extras. */
 export interface GeminiGeneratorOptions extends GeminiAuthOptions {
@@ -20,6 +22,8 @@ export interface GeminiGeneratorOptions extends GeminiAuthOptions {
   headers?: Record<string, string>;
   /** Logger (default silent). */
   logger?: Logger;
+  /** Largest response body accepted, in bytes (default 32 MiB): a bigger one fails with `ResponseTooLargeError`. */
+  maxResponseBytes?: number;
 }
 
 type Models = GoogleGenAI['models'];
@@ -69,19 +73,31 @@ function callSignal(parent: AbortSignal | undefined): {
  * `Retry-After` header, which the client's own `ApiError` does not keep (a `config.httpOptions.fetch` of the
  * caller is wrapped, not replaced). Because a fetch is supplied, the client does not install its no-timeout
  * undici dispatcher: Node's default timeouts (300 s for headers and between body chunks) apply, and a timeout
- * surfaces as a retryable network error.
+ * surfaces as a retryable network error. Response bodies are capped at `maxResponseBytes` as they arrive.
  */
 export class GeminiContentGenerator implements ContentGenerator {
   /** The resolved credentials and endpoint (the API key is not exposed by `toJSON`). */
   readonly auth: GeminiAuth;
   private readonly headers: Record<string, string> | undefined;
   private readonly logger: Logger;
+  private readonly maxResponseBytes: number;
   private models: Promise<Models> | undefined;
 
   constructor(options: GeminiGeneratorOptions = {}) {
     this.auth = resolveGeminiAuth(options);
     this.headers = options.headers;
     this.logger = options.logger ?? silentLogger;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  /** The API endpoint requests go to: the base URL, or Google's default for the auth kind. */
+  get endpoint(): string {
+    const a = this.auth;
+    if (a.baseUrl !== undefined) return a.baseUrl;
+    if (!a.vertexai) return 'https://generativelanguage.googleapis.com';
+    return a.location === undefined || a.location === 'global'
+      ? 'https://aiplatform.googleapis.com'
+      : `https://${a.location}-aiplatform.googleapis.com`;
   }
 
   /** The auth kind and endpoint, without secrets. */
@@ -144,7 +160,12 @@ export class GeminiContentGenerator implements ContentGenerator {
     }
     const model = resolveModel(params.model);
     const translate = (error: unknown) =>
-      translateClientError(error, { model, signal, captured: captured.last });
+      translateClientError(error, {
+        model,
+        signal,
+        captured: captured.last,
+        endpoint: this.endpoint,
+      });
     return (async function* () {
       try {
         for await (const chunk of stream) yield chunk;
@@ -173,7 +194,12 @@ export class GeminiContentGenerator implements ContentGenerator {
       this.logger.debug('gemini request', { model: prepared.model });
       return await run(models, prepared);
     } catch (error) {
-      throw translateClientError(error, { model: prepared.model, signal, captured: captured.last });
+      throw translateClientError(error, {
+        model: prepared.model,
+        signal,
+        captured: captured.last,
+        endpoint: this.endpoint,
+      });
     } finally {
       link?.unlink();
     }
@@ -197,7 +223,7 @@ export class GeminiContentGenerator implements ContentGenerator {
           retryAfter: response.headers.get('retry-after'),
         };
       }
-      return response;
+      return capResponseBody(response, this.maxResponseBytes);
     };
     return {
       ...params,

@@ -10,15 +10,28 @@ export class ModelHttpError extends ModelApiError {
   readonly retryAfterMs: number | undefined;
   /** The parsed JSON error body (`{error: {code, message, status, details}}`), when there was one. */
   readonly body: unknown;
+  /** The API endpoint the request went to (base URL), when known. */
+  readonly endpoint: string | undefined;
+  /** The transport error code when no HTTP answer came (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`, …). */
+  readonly networkCode: string | undefined;
 
   constructor(
     message: string,
-    details: { status?: number; retryable?: boolean; retryAfterMs?: number; body?: unknown },
+    details: {
+      status?: number;
+      retryable?: boolean;
+      retryAfterMs?: number;
+      body?: unknown;
+      endpoint?: string;
+      networkCode?: string;
+    },
     options: { cause?: unknown } = {},
   ) {
     super(message, { status: details.status, retryable: details.retryable }, options);
     this.retryAfterMs = details.retryAfterMs;
     this.body = details.body;
+    this.endpoint = details.endpoint;
+    this.networkCode = details.networkCode;
   }
 }
 

@@ -115,7 +115,7 @@ describe('retries through the real client and FakeGeminiServer', () => {
     const err = (await gen.generateContent(req).catch((e: unknown) => e)) as ModelApiError;
     expect(err).toBeInstanceOf(ModelApiError);
     expect(err.status).toBe(503);
-    expect(err.message).toContain('gave up after 3 attempts');
+    expect(err.message).toContain('Gave up after 3 attempts');
     expect(server.requests).toHaveLength(3);
   });
 
@@ -183,6 +183,45 @@ describe('retryWithBackoff', () => {
     );
     expect(result).toBe('done');
     expect(slept).toEqual([100, 200, 300, 300]);
+  });
+
+  it('connection failures share connectionBudgetMs (attempt time and waits); HTTP errors do not', async () => {
+    const slept: number[] = [];
+    let clock = 0;
+    let calls = 0;
+    const refused = () =>
+      Object.assign(new TypeError('fetch failed'), {
+        cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+      });
+    const error = await retryWithBackoff(
+      async () => {
+        calls++;
+        clock += 1000; // each attempt takes 1 s to fail
+        throw refused();
+      },
+      {
+        initialDelayMs: 1000,
+        connectionBudgetMs: 8000,
+        random: () => 0.5,
+        now: () => clock,
+        sleep: async (ms) => {
+          slept.push(ms);
+          clock += ms;
+        },
+      },
+    ).catch((e: unknown) => e);
+    // 1 s + 1 s wait + 1 s + 2 s wait + 1 s = 6 s; the next wait (4 s) would pass 8 s.
+    expect(slept).toEqual([1000, 2000]);
+    expect(calls).toBe(3);
+    expect((error as Error).message).toContain('Gave up after 3 attempts in 6 s');
+    let httpCalls = 0;
+    await retryWithBackoff(
+      async () => {
+        if (++httpCalls < 6) throw Object.assign(new Error('unavailable'), { status: 503 });
+      },
+      { initialDelayMs: 5000, connectionBudgetMs: 1, sleep: async () => undefined },
+    );
+    expect(httpCalls).toBe(6);
   });
 
   it('parses a Retry-After HTTP date against the injected clock', async () => {

@@ -174,6 +174,7 @@ export function recordsFromEntry(
         thoughts: thoughtsFromParts(parts, entry.timestamp),
         tokens: tokensFromUsage(entry.usage),
         ...(entry.model !== undefined ? { model: entry.model } : {}),
+        ...(entry.interrupted === true ? { interrupted: true } : {}),
         ...format,
       };
       records.push(message);

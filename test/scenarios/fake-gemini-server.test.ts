@@ -6,6 +6,7 @@ import {
   textTurn,
   type FakeGeminiTurn,
 } from '../../src/testing/index.js';
+import { INTERRUPTED_PLACEHOLDER } from '../../src/loop/request-contents.js';
 import { expectValidContents } from './history-assertions.js';
 
 interface Body {
@@ -180,8 +181,11 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     expect(error).toMatchObject({ code: expect.any(String) });
     expect(events.at(-1)?.type).toBe('error');
     expect((await session.send('second')).text).toBe('recovered');
+    // The failed prompt keeps its own turn: never merged into the next one.
     expect(bodies(server)[1]?.contents).toEqual([
-      { role: 'user', parts: [{ text: 'first' }, { text: 'second' }] },
+      { role: 'user', parts: [{ text: 'first' }] },
+      { role: 'model', parts: [{ text: INTERRUPTED_PLACEHOLDER }] },
+      { role: 'user', parts: [{ text: 'second' }] },
     ]);
   });
 
@@ -215,8 +219,11 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     }
     expect(events.map((e) => e.type)).toEqual(['model_info', 'content', 'user_cancelled']);
     expect((await session.send('second')).text).toBe('fresh');
+    // The cancelled prompt stays a turn of its own, answered by what was shown and the interruption marker.
     expect(bodies(server)[1]?.contents).toEqual([
-      { role: 'user', parts: [{ text: 'first' }, { text: 'second' }] },
+      { role: 'user', parts: [{ text: 'first' }] },
+      { role: 'model', parts: [{ text: 'partial ' }, { text: INTERRUPTED_PLACEHOLDER }] },
+      { role: 'user', parts: [{ text: 'second' }] },
     ]);
   });
 });

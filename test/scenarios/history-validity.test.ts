@@ -11,6 +11,7 @@ import {
   type ToolCallResponseInfo,
 } from '../../src/index.js';
 import { ScriptedModel, callTurn, modelTurn, textTurn } from '../../src/testing/index.js';
+import { INTERRUPTED_PLACEHOLDER } from '../../src/loop/request-contents.js';
 import { streamedTurn } from './chunks.js';
 import { expectValidContents } from './history-assertions.js';
 
@@ -209,7 +210,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     await thenStillWorks(model, session);
   });
 
-  it('abort mid-stream drops the partial model turn', async () => {
+  it('abort mid-stream keeps the prompt as its own turn, answered by an interrupted model turn', async () => {
     const model = new ScriptedModel(
       [streamedTurn([{ text: 'partial ' }, { text: 'answer ' }, { text: 'never seen' }])],
       { chunkDelayMs: 20 },
@@ -226,10 +227,19 @@ describe('every failure leaves a valid history (proved by a following sendStream
       if (e.type === 'content') controller.abort();
     }
     expect(events.map((e) => e.type)).toEqual(['model_info', 'content', 'user_cancelled']);
-    expect(session.getHistory()).toEqual([{ role: 'user', parts: [{ text: 'first' }] }]);
+    const interrupted = {
+      role: 'model',
+      parts: [{ text: 'partial ' }, { text: INTERRUPTED_PLACEHOLDER }],
+    };
+    expect(session.getHistory()).toEqual([
+      { role: 'user', parts: [{ text: 'first' }] },
+      interrupted,
+    ]);
     model.push((request) => {
       expect(request.contents).toEqual([
-        { role: 'user', parts: [{ text: 'first' }, { text: 'second' }] },
+        { role: 'user', parts: [{ text: 'first' }] },
+        interrupted,
+        { role: 'user', parts: [{ text: 'second' }] },
       ]);
       return textTurn('fine');
     });

@@ -22,10 +22,11 @@ export class JsonWriter implements OutputWriter {
         this.pending += event.value;
         return;
       case 'retry':
-        // The model call is being retried: the partial text of the failed attempt is not part of the answer.
-        this.pending = '';
+        // A model call re-sent after its response started: that attempt's text is not part of the answer.
+        if (event.value.phase === 'stream') this.pending = '';
         return;
-      case 'finished':
+      case 'tool_call_response':
+        // Model calls of one run are separated by tool results: the text so far is final.
         this.committed += this.pending;
         this.pending = '';
         return;

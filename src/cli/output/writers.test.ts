@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServerGeminiStreamEvent } from '../sdk.js';
+import type { RetryEventInfo, ServerGeminiStreamEvent } from '../sdk.js';
 import { JsonWriter } from './json-writer.js';
 import { RunStatsCollector } from './run-stats.js';
 import { StreamJsonWriter } from './stream-json-writer.js';
@@ -185,13 +185,25 @@ describe('JsonWriter', () => {
     const writer = new JsonWriter(sinkOut);
     writer.start({ sessionId: 's', model: 'm', prompt: 'p' });
     writer.event({ type: 'content', value: 'Hel' });
-    writer.event({ type: 'retry' });
+    writer.event({ type: 'finished', value: { reason: undefined, usageMetadata: undefined } });
+    writer.event({ type: 'retry', value: retryInfo('stream') });
     writer.event({ type: 'content', value: 'Hello.' });
     writer.event({ type: 'finished', value: { reason: undefined, usageMetadata: undefined } });
     writer.finish({ status: 'success', stats: statsOf([]) });
     expect((JSON.parse(out[0] ?? '{}') as { response: string }).response).toBe('Hello.');
   });
 });
+
+function retryInfo(phase: 'connect' | 'stream'): RetryEventInfo {
+  return {
+    attempt: 1,
+    maxAttempts: 4,
+    delayMs: 1000,
+    phase,
+    reason: 'NO_FINISH_REASON',
+    message: 'x',
+  };
+}
 
 describe('TextWriter', () => {
   it('prints only the answer on stdout, ends the line, and sends tool errors to stderr', () => {
