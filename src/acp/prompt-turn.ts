@@ -14,6 +14,7 @@ import type {
   ServerGeminiStreamEvent,
   ToolCallResponseInfo,
 } from '../events.js';
+import { InvalidStreamError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SandboxFilesystem } from '../core/workspace-types.js';
 import {
@@ -79,6 +80,14 @@ const REFUSALS = new Set([
   'IMAGE_SAFETY',
 ]);
 
+/** Invalid-stream reasons that mean the model (or the API) refused. */
+const INVALID_STREAM_REFUSALS = new Set([
+  'SAFETY_BLOCKED',
+  'RECITATION_BLOCKED',
+  'OTHER_BLOCKED',
+  'PROMPT_BLOCKED',
+]);
+
 /**
  * One `session/prompt`: streams the session's events to the client as `session/update`s, turns the calls that
  * need approval (the agent runs with `approvals: 'pause'`) into `session/request_permission` and continues with
@@ -110,7 +119,17 @@ export class PromptTurn {
       await this.drive(undefined, session.pendingApprovals);
       if (this.signal.aborted) return 'cancelled';
     }
-    if (parts !== undefined) await this.drive(session.sendStream(parts, this.signal), undefined);
+    if (parts !== undefined) {
+      try {
+        await this.drive(session.sendStream(parts, this.signal), undefined);
+      } catch (error) {
+        // An unusable response after its retries ends the turn gracefully, as in gemini-cli's ACP mode; a
+        // blocked one is a refusal, an empty one cut by the token limit is max_tokens.
+        if (!(error instanceof InvalidStreamError)) throw error;
+        if (INVALID_STREAM_REFUSALS.has(error.type)) return 'refusal';
+        return error.type === 'MAX_TOKENS_EXCEEDED' ? 'max_tokens' : 'end_turn';
+      }
+    }
     return this.stopReason();
   }
 

@@ -204,6 +204,8 @@ describe('ACP server: prompts', () => {
       cwd: project.cwd,
       contentGenerator: model,
       limits: { maxTurns: 1 },
+      // An empty SAFETY answer is an invalid stream: without re-sends it ends the turn at once, as a refusal.
+      retry: false,
     });
     const { sessionId } = await harness.newSession();
     expect((await harness.prompt(sessionId, 'a')).stopReason).toBe('max_tokens');
