@@ -22,6 +22,7 @@ export const GeminiEventType = {
   Warning: 'warning',
   InvalidStream: 'invalid_stream',
   ModelInfo: 'model_info',
+  ToolProgress: 'tool_progress',
 } as const;
 
 /** One of the {@link GeminiEventType} strings. */
@@ -118,11 +119,16 @@ export interface RetryEventInfo {
   message: string;
 }
 
-/** Value of `warning`: something went wrong and was repaired; nothing was lost, but the user should know. */
+/**
+ * Value of `warning`: something went wrong that did not stop the agent — it was repaired (nothing was lost), or a
+ * feature could not do its part (a server that did not start) — and the user should know.
+ */
 export interface WarningInfo {
   /** Stable code, e.g. `SESSION_FILE_REWRITTEN`. */
   code: string;
   message: string;
+  /** Who warns, when it is not the SDK itself: a feature's name, a tool's name. */
+  source?: string;
 }
 
 /** Value of `invalid_stream`. */
@@ -136,6 +142,17 @@ export interface ChatCompressedInfo {
   originalTokenCount: number;
   newTokenCount: number;
   compressionStatus: number;
+}
+
+/** Value of `tool_progress`: how far a running tool call got (MCP progress notifications, long tools). */
+export interface ToolProgressInfo {
+  callId: string;
+  /** The tool's name. */
+  name: string;
+  /** Progress so far (units are the tool's; with `total`, a fraction of it). */
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** Every event `sendStream` yields, as one discriminated union on `type`. */
@@ -159,7 +176,8 @@ export type ServerGeminiStreamEvent =
   | { type: 'retry'; value: RetryEventInfo }
   | { type: 'warning'; value: WarningInfo }
   | { type: 'invalid_stream'; value: InvalidStreamInfo }
-  | { type: 'model_info'; value: string };
+  | { type: 'model_info'; value: string }
+  | { type: 'tool_progress'; value: ToolProgressInfo };
 
 /** Alias kept for readers of the reference SDK's docs. */
 export type GeminiStreamEvent = ServerGeminiStreamEvent;

@@ -3,18 +3,24 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as sdk from './index.js';
+import * as model from './model/index.js';
+import * as policy from './policy/index.js';
+import * as sessions from './sessions/index.js';
+import * as testingVitest from './testing/vitest/index.js';
 
-/** Every source file `entry` reaches through static (non-type) imports. */
-function staticImportGraph(entry: string): Set<string> {
-  const seen = new Set<string>();
+/** Every source file `entry` reaches through static (non-type) imports, and the packages those files import. */
+function staticImportGraph(entry: string): Set<string> & { packages: Set<string> } {
+  const seen = Object.assign(new Set<string>(), { packages: new Set<string>() });
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
     const source = readFileSync(file, 'utf8');
     for (const match of source.matchAll(
-      /^(?:import|export)\s+(?!type\b)[^;]*?from\s+'(\.[^']+)'/gms,
+      /^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms,
     )) {
-      visit(resolve(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')));
+      const specifier = match[1] as string;
+      if (!specifier.startsWith('.')) seen.packages.add(specifier);
+      else visit(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
     }
   };
   visit(entry);
@@ -46,7 +52,6 @@ describe('public API', () => {
       'ModelCapabilityError',
       'ModelVisibleError',
       'PolicyDeniedError',
-      'PolicyEngine',
       'PolicyRuleError',
       'ReplayError',
       'ResponseTooLargeError',
@@ -58,34 +63,20 @@ describe('public API', () => {
       'SessionExistsError',
       'SessionLockedError',
       'SessionNotFoundError',
-      'SessionRules',
       'Settings',
       'SettingsFileError',
       'SkillManager',
       'ToolExecutionError',
-      'argsHash',
-      'createCommandCheck',
-      'createContentGenerator',
-      'createFilePersistence',
-      'createMemoryPersistence',
-      'createPolicyEngine',
-      'createPolicyGate',
       'createStderrLogger',
-      'createStorePersistence',
       'getAuthTypeFromEnv',
-      'loadPolicyFiles',
       'loadSettings',
       'loginWithGoogle',
       'logoutFromGoogle',
-      'parsePolicyToml',
-      'recordsToHistory',
       'resolveFolderTrust',
-      'resolveModel',
       'selectAuthType',
       'silentLogger',
       'skillDir',
       'skillRoot',
-      'stableStringify',
       'tool',
       'z',
     ]);
@@ -98,9 +89,44 @@ describe('public API', () => {
   it('the root entry never loads vitest: the conformance suite is reachable from the testing subpath only', () => {
     const here = dirname(fileURLToPath(import.meta.url));
     const root = staticImportGraph(resolve(here, 'index.ts'));
-    const conformance = resolve(here, 'sessions', 'store-conformance.ts');
+    const conformance = resolve(here, 'testing', 'vitest', 'store-conformance.ts');
     expect(root.has(resolve(here, 'sessions', 'session-persistence.ts'))).toBe(true);
     expect(root.has(conformance)).toBe(false);
-    expect(staticImportGraph(resolve(here, 'testing', 'index.ts')).has(conformance)).toBe(true);
+    expect(staticImportGraph(resolve(here, 'testing', 'vitest', 'index.ts')).has(conformance)).toBe(
+      true,
+    );
+  });
+
+  it('gemini-agent-sdk/testing imports no vitest (its vitest suites are on gemini-agent-sdk/testing/vitest)', () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const kit = staticImportGraph(resolve(here, 'testing', 'index.ts'));
+    expect(kit.size).toBeGreaterThan(3);
+    expect([...kit.packages].filter((p) => p === 'vitest' || p.startsWith('vitest/'))).toEqual([]);
+    expect(staticImportGraph(resolve(here, 'testing', 'vitest', 'index.ts')).packages).toContain(
+      'vitest',
+    );
+  });
+
+  it('pins the runtime exports of the subpaths too (testing: scripted-model.test.ts)', () => {
+    expect(Object.keys(policy).sort()).toEqual([
+      'PolicyEngine',
+      'PolicyRuleError',
+      'argsHash',
+      'createPolicyEngine',
+      'loadPolicyFiles',
+      'parsePolicyToml',
+    ]);
+    expect(Object.keys(sessions).sort()).toEqual([
+      'createFilePersistence',
+      'createMemoryPersistence',
+      'createStorePersistence',
+      'recordsToHistory',
+    ]);
+    expect(Object.keys(model).sort()).toEqual([
+      'DEFAULT_MODEL',
+      'createContentGenerator',
+      'resolveModel',
+    ]);
+    expect(Object.keys(testingVitest)).toEqual(['describeSessionStoreConformance']);
   });
 });

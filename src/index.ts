@@ -1,7 +1,9 @@
 /**
  * gemini-agent-sdk: embed a Gemini agent in any Node app. Drop-in compatible with `@google/gemini-cli-sdk`.
  *
- * Every public export is listed here by name; `index.test.ts` pins the list.
+ * Every public export is listed here by name; `index.test.ts` pins the list. Building blocks for use without an
+ * agent are on subpaths: `gemini-agent-sdk/policy` (the policy engine), `gemini-agent-sdk/sessions` (session
+ * persistence), `gemini-agent-sdk/model` (model clients), `gemini-agent-sdk/testing` (+ `/testing/vitest`).
  */
 export { z } from 'zod';
 
@@ -12,7 +14,30 @@ export { GeminiCliSession } from './agent/session.js';
 export type { SendResult } from './agent/send-result.js';
 export type { SessionContext, AgentHandle, SessionHandle } from './core/session-context.js';
 export type { SystemInstructions } from './agent/instructions.js';
-export type { SystemSectionProvider, SystemPromptOption } from './agent/system-prompt.js';
+export type { SystemPromptOption } from './agent/system-prompt.js';
+export type {
+  Feature,
+  FeatureSession,
+  FeatureWorkspace,
+  FeatureDispose,
+  SystemSectionProvider,
+} from './core/feature.js';
+export type {
+  Interceptor,
+  InterceptorControls,
+  ModelCall,
+  ModelChunk,
+  ModelResponseStream,
+  ModelInterceptor,
+  ToolCheck,
+  ToolDecision,
+  ToolDecisionInterceptor,
+  ToolRun,
+  ToolInterceptor,
+  Turn,
+  TurnEvents,
+  TurnInterceptor,
+} from './core/interceptors.js';
 export type {
   SessionPersistence,
   SessionLog,
@@ -20,25 +45,12 @@ export type {
   SessionOpenOptions,
   PausedTurnData,
 } from './core/session-log.js';
-export type { SessionApprovalDecision } from './agent/approval-resolution.js';
+export type { SessionApprovalDecision } from './policy/approvals/approval-resolution.js';
 
 export { FileSessionStore } from './sessions/file-session-store.js';
 export type { FileSessionStoreOptions } from './sessions/file-session-store.js';
 export { MemorySessionStore } from './sessions/memory-session-store.js';
 export type { MemorySessionStoreOptions } from './sessions/memory-session-store.js';
-export {
-  createFilePersistence,
-  createMemoryPersistence,
-  createStorePersistence,
-} from './sessions/session-persistence.js';
-export type {
-  StoreSessionPersistence,
-  StorePersistenceOptions,
-  FilePersistenceOptions,
-  MemoryPersistenceOptions,
-  SessionQueryOptions,
-} from './sessions/session-persistence.js';
-export { recordsToHistory } from './sessions/history-from-records.js';
 export type {
   SessionStore,
   SessionLease,
@@ -60,7 +72,7 @@ export type { SyncPolicy } from './sessions/jsonl-appender.js';
 export { SessionExistsError } from './sessions/store-errors.js';
 
 export { tool } from './tools/tool.js';
-export type { Tool, ToolDefinition } from './tools/tool.js';
+export type { Tool, ToolDefinition, AnyTool, ToolProvider } from './core/tool-definition.js';
 export { SdkTool, SdkToolInvocation } from './tools/sdk-tool.js';
 export type { SdkToolDeclaration, SdkToolExecuteOptions } from './tools/sdk-tool.js';
 export type {
@@ -69,11 +81,9 @@ export type {
   JsonSchemaObject,
   JsonSchemaType,
   LegacyZodSchema,
-} from './tools/schema/input-schema.js';
-export type { StandardSchemaV1, StandardJSONSchemaV1 } from './tools/schema/standard-schema.js';
+} from './core/tool-input-schema.js';
+export type { StandardSchemaV1, StandardJSONSchemaV1 } from './core/standard-schema.js';
 export { ModelVisibleError } from './tools/model-visible-error.js';
-export type { ToolProvider, AnyTool } from './tools/tool-provider.js';
-export type { ToolGate, ToolGateCheck, ToolGateDecision } from './tools/tool-gate.js';
 export type {
   AgentTool,
   ToolResult,
@@ -83,7 +93,7 @@ export type {
 } from './core/agent-tool.js';
 
 export type { TokenUsage } from './core/usage.js';
-export type { ApprovalDecision } from './loop/loop-types.js';
+export type { ApprovalOutcome } from './loop/loop-types.js';
 
 export { GeminiEventType } from './events.js';
 export type {
@@ -100,6 +110,7 @@ export type {
   InvalidStreamInfo,
   ChatCompressedInfo,
   RetryEventInfo,
+  ToolProgressInfo,
   WarningInfo,
 } from './events.js';
 
@@ -154,37 +165,32 @@ export type { SkillDefinition, SkillInfo, SkillSource } from './skills/skill-def
 export type { SkillApprovalDetails } from './skills/activate-skill-tool.js';
 export type { SkillDiscoveryTiers } from './skills/skill-discovery.js';
 
-export { PolicyEngine } from './policy/policy-engine.js';
 export type {
   PolicyCall,
   PolicyCheckContext,
   PolicyCheckResult,
   PolicyExplanation,
   PolicyRuleInfo,
-  PolicyEngineOptions,
 } from './policy/policy-engine.js';
-export { createPolicyEngine } from './policy/policy-options.js';
 export type { PolicyOptions } from './policy/policy-options.js';
-export type { PolicyRule, PolicyDecision, ApprovalMode, PolicyTier } from './policy/policy-rule.js';
+export type { PolicyRule, PolicyDecision, ApprovalMode, PolicyTier } from './core/policy-rule.js';
 export { PolicyRuleError } from './policy/policy-errors.js';
-export { loadPolicyFiles, parsePolicyToml } from './policy/policy-file.js';
-export type { PolicySource, PolicyFileRef } from './policy/policy-file.js';
-export { createPolicyGate } from './policy/policy-gate.js';
-export type { ApprovalsMode, ApprovalRecord, PolicyGateOptions } from './policy/policy-gate.js';
-export { createCommandCheck } from './policy/command-check.js';
-export type { CommandCheckOptions } from './policy/command-check.js';
-export { SessionRules } from './policy/session-rules.js';
-export { argsHash, stableStringify } from './policy/stable-stringify.js';
-export type { ApprovalHandler, ApprovalResponse } from './policy/approval-response.js';
-export type { ShellParser } from './policy/shell-syntax.js';
-export type { CommandCheck, CommandDecision } from './workspace/workspace-shell.js';
+export type { PolicySource, RuleOrigin } from './core/policy-rule.js';
+export type { PolicyFileRef } from './policy/policy-file.js';
+export type { ApprovalsMode } from './policy/policy-gate.js';
+export type { SessionRules } from './policy/session-rules.js';
+export type {
+  ApprovalHandler,
+  ApprovalResponse,
+  ApprovalDecision,
+} from './policy/approvals/approval-response.js';
 export type {
   SessionPolicy,
   ApprovalLogEntry,
   ApprovalLogDecision,
   PolicyCallInput,
   SessionPolicyState,
-} from './agent/session-policy.js';
+} from './policy/session-policy.js';
 
 export { loadSettings, SETTINGS_SOURCES } from './settings/load-settings.js';
 export type {
@@ -211,9 +217,7 @@ export { GeminiCliAcpServer } from './acp/acp-server.js';
 export type { AcpByteStream, AcpServerConnection } from './acp/acp-server.js';
 export type { GeminiCliAcpServerOptions } from './acp/acp-server-options.js';
 
-export { createContentGenerator } from './model/create-content-generator.js';
-export type { CreateContentGeneratorOptions } from './model/create-content-generator.js';
-export { DEFAULT_MODEL, resolveModel } from './model/models.js';
+export { DEFAULT_MODEL } from './model/models.js';
 export { AuthType, getAuthTypeFromEnv } from './model/auth/auth-type.js';
 export { selectAuthType } from './model/auth/auth-selection.js';
 export { loginWithGoogle, logoutFromGoogle } from './model/auth/login-entry.js';

@@ -12,13 +12,8 @@ import { randomUUID } from 'node:crypto';
 const [mode, home, cwd, arg] = process.argv.slice(2);
 process.env.GEMINI_CLI_HOME = home;
 
-const sdk = await import('gemini-agent-sdk');
-let createFilePersistence = sdk.createFilePersistence;
-let api = 'gemini-agent-sdk (public)';
-if (typeof createFilePersistence !== 'function') {
-  ({ createFilePersistence } = await import('../../dist/sessions/session-persistence.js'));
-  api = 'dist/sessions/session-persistence.js (not exported publicly yet)';
-}
+const api = 'gemini-agent-sdk/sessions (public)';
+const { createFilePersistence } = await import('gemini-agent-sdk/sessions');
 
 /** The i-th message of a realistic conversation: prompt → tool call → tool result → answer, repeating. */
 function entry(i) {

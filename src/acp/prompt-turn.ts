@@ -7,7 +7,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import type { Part } from '@google/genai';
 import type { GeminiCliSession } from '../agent/session.js';
-import type { SessionApprovalDecision } from '../agent/approval-resolution.js';
+import type { SessionApprovalDecision } from '../policy/approvals/approval-resolution.js';
 import type {
   ApprovalRequest,
   FinishedInfo,

@@ -1,5 +1,5 @@
 import type { SessionConfigOption, SessionMode, SessionModeState } from '@agentclientprotocol/sdk';
-import type { ApprovalMode } from '../policy/policy-rule.js';
+import type { ApprovalMode } from '../core/policy-rule.js';
 import { invalidParams } from './acp-errors.js';
 
 /** gemini-cli's mode ids (`autoEdit`, not `auto_edit`) with its names and descriptions. */

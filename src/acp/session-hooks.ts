@@ -1,5 +1,5 @@
 import { methods, type AgentConnection, type ClientCapabilities } from '@agentclientprotocol/sdk';
-import type { ApprovalHandler, ApprovalResponse } from '../policy/approval-response.js';
+import type { ApprovalHandler, ApprovalResponse } from '../policy/approvals/approval-response.js';
 import type { SandboxFilesystem } from '../core/workspace-types.js';
 import type { ResolvedAcpServerOptions } from './acp-server-options.js';
 import type { SessionAgentHooks } from './agent-factory.js';

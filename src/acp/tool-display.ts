@@ -3,7 +3,7 @@ import type { ToolCallLocation, ToolKind as AcpToolKind } from '@agentclientprot
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
 import { isAgentTool, sdkToolToAgentTool } from '../tools/sdk-tool.js';
-import type { AnyTool } from '../tools/tool-provider.js';
+import type { AnyTool } from '../core/tool-definition.js';
 import type { AgentTool } from '../core/agent-tool.js';
 
 /** How a tool call is shown to the editor: its kind, a one-line title and the files it touches. */

@@ -3,11 +3,12 @@ import type { Logger } from '../logger.js';
 import type { AuthType } from '../model/auth/auth-type.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { RetryOptions } from '../model/retry.js';
-import type { AnyTool } from '../tools/tool-provider.js';
+import type { Feature } from '../core/feature.js';
+import type { AnyTool } from '../core/tool-definition.js';
 import type { BuiltinToolSelection } from '../tools/builtin/create-builtin-tools.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
-import type { ApprovalHandler } from '../policy/approval-response.js';
+import type { ApprovalHandler } from '../policy/approvals/approval-response.js';
 import type { ApprovalsMode } from '../policy/policy-gate.js';
 import type { PolicyOptions } from '../policy/policy-options.js';
 import type { SessionStore } from '../sessions/session-store.js';
@@ -52,6 +53,12 @@ export interface GeminiCliAgentOptions {
    * `'read-only'`, a list of names, or `false`. Edits and shell commands still pass the policy.
    */
   builtinTools?: BuiltinToolSelection;
+  /**
+   * Your own capabilities, each a {@link Feature} (tools, a system-prompt section, policy rules, per-session setup
+   * and teardown, interceptors around turns, model calls and tool calls). They join after the built-in tools, the
+   * `tools` option and skills, in the order given; the policy decides after all of them. See docs/features.md.
+   */
+  features?: Feature[];
   /** Skill folders made with `skillDir(path)`: a folder holding SKILL.md, or a root of such folders. */
   skills?: SkillReference[];
   /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import { ScriptedModel, callTurn, textTurn } from '../testing/scripted-model.js';
+import type { Feature } from '../core/feature.js';
 import { tool } from '../tools/tool.js';
-import { sdkToolToAgentTool } from '../tools/sdk-tool.js';
-import type { ToolGate } from '../tools/tool-gate.js';
+import type { ToolGate } from '../policy/policy-gate.js';
 import { z } from 'zod';
 import { GeminiCliAgent } from './agent.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
@@ -16,6 +16,17 @@ async function drain(
   const events: ServerGeminiStreamEvent[] = [];
   for await (const e of stream) events.push(e);
   return events;
+}
+
+/** A gate as a feature: its decision comes before the policy's (which still sees what the gate allows). */
+function gateFeature(gate: ToolGate): Feature {
+  return {
+    name: 'gate',
+    async interceptToolDecision(check, next) {
+      const decision = await gate.check(check);
+      return decision.outcome === 'allow' ? next(check) : decision;
+    },
+  };
 }
 
 function setup(model: ScriptedModel, change: (s: AgentServices) => void, options = {}) {
@@ -44,15 +55,16 @@ describe('seams', () => {
       callTurn({ name: 'echo', args: { s: 'x' } }),
       textTurn('done'),
     ]);
-    const session = setup(
-      model,
-      (s) => {
-        s.toolProviders.push(() => (toolCalls++ === 0 ? [sdkToolToAgentTool(echo)] : []));
-        s.sectionProviders.push(() => `# Section ${++call}`);
-        s.sectionProviders.push(() => undefined);
-      },
-      { instructions: 'Be brief.', systemPrompt: 'none' },
-    );
+    const features: Feature[] = [
+      { name: 'tools', tools: () => (toolCalls++ === 0 ? [echo] : []) },
+      { name: 'section', systemSection: () => `# Section ${++call}` },
+      { name: 'empty section', systemSection: () => undefined },
+    ];
+    const session = setup(model, () => undefined, {
+      instructions: 'Be brief.',
+      systemPrompt: 'none',
+      features,
+    });
     await drain(session.sendStream('go'));
     expect(model.generateRequests.map((r) => r.config?.systemInstruction)).toEqual([
       '# Section 1\n\nBe brief.',
@@ -75,7 +87,10 @@ describe('seams', () => {
       check: ({ request }) => ({ outcome: 'deny', message: `No ${request.name}.` }),
     };
     const model = new ScriptedModel([callTurn({ name: 'echo', args: { s: 'x' } }), textTurn('ok')]);
-    const session = setup(model, (s) => (s.createGate = () => gate), { tools: [counted] });
+    const session = setup(model, () => undefined, {
+      tools: [counted],
+      features: [gateFeature(gate)],
+    });
     const events = await drain(session.sendStream('go'));
     expect(runs).toBe(0);
     const response = events.find((e) => e.type === 'tool_call_response');
@@ -131,7 +146,7 @@ describe('seams', () => {
         return textTurn('continued');
       },
     ]);
-    const session = setup(model, (s) => (s.createGate = () => gate), { tools: [rec] });
+    const session = setup(model, () => undefined, { tools: [rec], features: [gateFeature(gate)] });
     const events = await drain(session.sendStream('go'));
     expect(events.map((e) => e.type).slice(-4)).toEqual([
       'tool_call_confirmation',
@@ -178,7 +193,7 @@ describe('seams', () => {
         return textTurn('moved on');
       },
     ]);
-    const session = setup(model, (s) => (s.createGate = () => gate), { tools: [echo] });
+    const session = setup(model, () => undefined, { tools: [echo], features: [gateFeature(gate)] });
     await drain(session.sendStream('go'));
     expect(session.pendingApprovals).toHaveLength(1);
     expect((await session.send('never mind')).text).toBe('moved on');

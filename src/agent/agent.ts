@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import type { Part } from '@google/genai';
 import type { AgentHandle } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
+import { SessionError } from '../errors.js';
 import type { SessionSummary } from '../sessions/session-store.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
@@ -11,6 +12,7 @@ import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
 import { validateAgentOptions } from './options-schema.js';
 import { GeminiCliSession } from './session.js';
+import { runTeardowns } from './teardown.js';
 
 /** Options of {@link GeminiCliAgent.session}. */
 export interface SessionOptions {
@@ -33,6 +35,7 @@ export class GeminiCliAgent implements AgentHandle {
   /** The options this agent was created with. */
   readonly options: GeminiCliAgentOptions;
   private services: AgentServices | undefined;
+  private closed = false;
 
   /**
    * @throws ConfigurationError when an option has the wrong type or value, is unknown (`modle`), or names a
@@ -127,6 +130,29 @@ export class GeminiCliAgent implements AgentHandle {
     return this.getServices().settings;
   }
 
+  /**
+   * Closes the agent: every session of it that holds a lease is closed (its features' teardowns run), then every
+   * feature's `dispose()`, last feature first. Idempotent; afterwards the agent creates no sessions. Also
+   * `await using agent = new GeminiCliAgent(…)`.
+   *
+   * @throws SessionError `FEATURE_DISPOSE_FAILED` when a teardown failed (all of them still ran).
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const services = this.services;
+    if (services === undefined) return;
+    const features = services.features.map((feature) => () => feature.dispose?.());
+    const sessions = services.openSessions.all().map((session) => () => session.close());
+    // Reverse order: the sessions close first (newest first), then the features (last first).
+    await runTeardowns([...features, ...sessions], 'Closing the agent');
+  }
+
+  /** `await using agent = new GeminiCliAgent(…)` closes the agent at the end of the block. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   /** The project folder sessions are stored under: `cwd` as the sessions' workspaces resolve it. */
   private storeCwd(): string {
     const absolute = resolve(this.getServices().cwd);
@@ -138,6 +164,14 @@ export class GeminiCliAgent implements AgentHandle {
   }
 
   private getServices(): AgentServices {
+    if (this.closed) {
+      throw new SessionError(
+        'This agent is closed: create a new GeminiCliAgent to start sessions.',
+        {
+          code: 'AGENT_CLOSED',
+        },
+      );
+    }
     this.services ??= createAgentServices(this.options);
     return this.services;
   }

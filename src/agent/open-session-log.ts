@@ -7,19 +7,27 @@ import type { SessionLog } from '../core/session-log.js';
  * caller chose (`agent.session({ sessionId })`) continues the stored session of that id when there is one — as
  * resuming it would, history and paused approvals included — and starts it otherwise; nothing stored is ever
  * replaced. An idle session of the same agent holding that id hands its lease over first, as for `resumeSession`.
+ * `resumed` says whether a stored session was continued.
  */
 export async function openSessionLog(
   services: Pick<AgentServices, 'persistence' | 'openSessions'>,
   sessionId: string,
   options: { chosenId: boolean; cwd: string },
-): Promise<SessionLog> {
+): Promise<{ log: SessionLog; resumed: boolean }> {
   const { persistence } = services;
-  if (!options.chosenId) return persistence.open(sessionId, { resume: false, cwd: options.cwd });
+  const create = async () => ({
+    log: await persistence.open(sessionId, { resume: false, cwd: options.cwd }),
+    resumed: false,
+  });
+  if (!options.chosenId) return create();
   await services.openSessions.handOver(sessionId);
   try {
-    return await persistence.open(sessionId, { resume: false, cwd: options.cwd });
+    return await create();
   } catch (error) {
     if (!(error instanceof SessionExistsError)) throw error;
-    return persistence.open(sessionId, { resume: true, cwd: options.cwd });
+    return {
+      log: await persistence.open(sessionId, { resume: true, cwd: options.cwd }),
+      resumed: true,
+    };
   }
 }

@@ -28,6 +28,11 @@ export class OpenSessions {
     if (this.byId.get(session.id) === session) this.byId.delete(session.id);
   }
 
+  /** The sessions holding a lease now, in the order they took it. */
+  all(): LeaseHolder[] {
+    return [...this.byId.values()];
+  }
+
   /**
    * Closes this agent's idle session holding `sessionId`, if any, so its lease can be taken.
    *

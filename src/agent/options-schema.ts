@@ -6,6 +6,7 @@ import { AUTH_TYPES, type AuthType } from '../model/auth/auth-type.js';
 import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
+import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, type OptionIssue } from './option-issues.js';
@@ -193,6 +194,7 @@ export const OPTION_SCHEMAS = {
   generationConfig: GenerationConfigSchema,
   limits: LimitsSchema.optional(),
   policy: z.unknown().optional(),
+  features: z.unknown().optional(),
   onApproval: fn('a function (request) => decision').optional(),
   approvals: z.enum(['ask', 'pause'], { error: "expected 'ask' or 'pause'" }).optional(),
   approvalTtlMs: positive().optional(),
@@ -289,6 +291,16 @@ function checkSettings(settings: unknown, issues: OptionIssue[]): void {
   }
 }
 
+/** The `features` option, checked part by part (see `validateFeatures`). */
+function checkFeatures(features: unknown, issues: OptionIssue[]): void {
+  try {
+    validateFeatures(features);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    issues.push({ path: 'features', message: error.message });
+  }
+}
+
 function checkPolicy(policy: unknown, issues: OptionIssue[]): void {
   if (policy === undefined) return;
   const parsed = PolicyOptions.safeParse(policy);
@@ -347,6 +359,7 @@ export function validateAgentOptions(options: unknown): void {
   }
   checkTools(record, issues);
   checkPolicy(record['policy'], issues);
+  checkFeatures(record['features'], issues);
   checkSettings(record['settings'], issues);
   const cwd = typeof record['cwd'] === 'string' ? record['cwd'] : process.cwd();
   checkDirectory('cwd', record['cwd'], process.cwd(), issues);

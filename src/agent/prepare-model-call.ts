@@ -6,27 +6,24 @@ import type { AgentServices } from './agent-services.js';
 import { renderInstructions } from './instructions.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
-/** The tools the agent's tool providers offer now, in provider order. */
+/** The tools the agent's features offer now, in feature order. */
 export async function offeredTools(
-  services: Pick<AgentServices, 'toolProviders'>,
+  services: Pick<AgentServices, 'chains'>,
   ctx: SessionContext,
 ): Promise<AgentTool[]> {
   const tools: AgentTool[] = [];
-  for (const provider of services.toolProviders) tools.push(...(await provider(ctx)));
+  for (const provider of services.chains.toolProviders) tools.push(...(await provider(ctx)));
   return tools;
 }
 
 /** The system instruction (sections, then the instructions) and the tool registry for one model call. */
 export async function prepareModelCall(
-  services: Pick<
-    AgentServices,
-    'instructions' | 'systemPrompt' | 'sectionProviders' | 'toolProviders'
-  >,
+  services: Pick<AgentServices, 'instructions' | 'systemPrompt' | 'chains'>,
   ctx: SessionContext,
 ): Promise<PreparedModelCall> {
   const instructions = await renderInstructions(services.instructions, ctx);
   const sections: Array<string | undefined> = [];
-  for (const provider of services.sectionProviders) sections.push(await provider(ctx));
+  for (const provider of services.chains.sectionProviders) sections.push(await provider(ctx));
   const tools = await offeredTools(services, ctx);
   const systemInstruction = buildSystemPrompt({
     systemPrompt: services.systemPrompt,

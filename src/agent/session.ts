@@ -1,35 +1,34 @@
 import type { Content, Part } from '@google/genai';
-import { SessionBusyError, SessionError } from '../errors.js';
-import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
-import type { ContentGenerator } from '../model/content-generator.js';
-import { runAgentLoop } from '../loop/agent-loop.js';
-import { ConversationHistory } from '../loop/conversation-history.js';
-import { EventPump } from '../loop/event-pump.js';
-import type { LoopEnvironment, LoopStart } from '../loop/loop-types.js';
-import { addUsage, emptyUsage, subtractUsage, type TokenUsage } from '../core/usage.js';
-import type { SkillManager } from '../skills/skill-manager.js';
-import type { Workspace } from '../workspace/workspace.js';
-import type { AgentServices } from './agent-services.js';
-import { offeredTools, prepareModelCall } from './prepare-model-call.js';
-import { createSessionContext } from '../core/session-context.js';
-import type { SessionApprovalDecision } from './approval-resolution.js';
-import { toParts } from './prompt-parts.js';
+import type { Turn, TurnEvents } from '../core/interceptors.js';
+import type { ApprovalMode } from '../core/policy-rule.js';
+import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import { answerText } from './answer-text.js';
-import { noPendingApprovals, SessionPause } from './session-pause.js';
-import { openSessionLog } from './open-session-log.js';
 import type { SessionLog } from '../core/session-log.js';
-import { SessionPolicy, type ApprovalLogEntry } from './session-policy.js';
-import type { ApprovalMode } from '../policy/policy-rule.js';
-import type { AgentHandle, SessionContext, SessionHandle } from '../core/session-context.js';
+import { emptyUsage, subtractUsage, type TokenUsage } from '../core/usage.js';
+import { ConfigurationError, SessionBusyError, SessionError } from '../errors.js';
+import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
+import { runAgentLoop } from '../loop/agent-loop.js';
+import { EventPump } from '../loop/event-pump.js';
+import type { LoopStart } from '../loop/loop-types.js';
+import { TurnControl } from '../loop/turn-control.js';
+import type { SessionApprovalDecision } from '../policy/approvals/approval-resolution.js';
+import { noPendingApprovals, SessionPause } from '../policy/approvals/session-pause.js';
+import type { ApprovalLogEntry, SessionPolicy } from '../policy/session-policy.js';
+import type { SkillManager } from '../skills/skill-manager.js';
+import type { AgentServices } from './agent-services.js';
+import { offeredTools } from './prepare-model-call.js';
+import { toParts } from './prompt-parts.js';
 import type { SendResult } from './send-result.js';
+import { loopEnvironment, sessionContext } from './session-environment.js';
+import {
+  createSessionState,
+  promptStart,
+  sessionClosedError,
+  type FirstStart,
+  type SessionState,
+} from './session-state.js';
+import { runTeardowns } from './teardown.js';
 import { SessionModel } from './session-model.js';
-
-interface SessionState {
-  model: ContentGenerator;
-  history: ConversationHistory;
-  log: SessionLog;
-  workspace: Workspace;
-}
 
 /**
  * One conversation with the agent. Create it with `agent.session()` or `agent.resumeSession(id)`; talk to it
@@ -51,6 +50,8 @@ export class GeminiCliSession implements SessionHandle {
   private readonly totalUsage: TokenUsage = emptyUsage();
   private currentPump: EventPump | undefined;
   private currentSignal: AbortSignal | undefined;
+  /** Events features emitted while no stream ran; the next stream yields them first. */
+  private readonly pendingEvents: ServerGeminiStreamEvent[] = [];
   /**
    * This session's policy: `mode` / `setMode(mode)`, `explain(call)` (the rule that decides), its "always allow"
    * `rules` and the decision `log`.
@@ -88,14 +89,14 @@ export class GeminiCliSession implements SessionHandle {
     this.preopenedLog = log;
     this.chosenModel = new SessionModel(services.modelName);
     this.pause = new SessionPause(log?.pausedTurn);
-    this.policy = new SessionPolicy(services.policy, {
-      emit: (event) => this.currentPump?.emit(event),
+    this.policy = services.policy.forSession(this, {
+      emit: (event) => this.emit(event),
       signal: () => this.currentSignal,
     });
   }
 
   /**
-   * Prepares the session: the model, the workspace, the stored history and the features' initializers. Done
+   * Prepares the session: the model, the workspace, the stored history and every feature's `initialize`. Done
    * lazily by the first `sendStream`; calling it again is a no-op.
    */
   async initialize(signal?: AbortSignal): Promise<void> {
@@ -176,10 +177,9 @@ export class GeminiCliSession implements SessionHandle {
     signal?: AbortSignal,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     const parts = toParts(prompt);
-    yield* this.run(signal, async (state) => {
-      const abandoned = this.pause.abandon(state.history.view(), this.id);
-      return { start: { kind: 'prompt', parts, ...(abandoned ? { abandoned } : {}) } };
-    });
+    yield* this.run(signal, parts, async (state, turnParts) => ({
+      start: promptStart(this.pause, state, this.id, turnParts ?? parts),
+    }));
   }
 
   /** Sends a prompt and collects the whole answer. Same semantics as {@link GeminiCliSession.sendStream}. */
@@ -209,14 +209,14 @@ export class GeminiCliSession implements SessionHandle {
     signal?: AbortSignal,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     if (!this.pause.waiting) throw noPendingApprovals();
-    yield* this.run(signal, async (state) => {
+    yield* this.run(signal, undefined, async (state) => {
       const resolution = await this.pause.resolve({
         decisions,
         history: state.history.view(),
         loadTools: () =>
           offeredTools(
             this.services,
-            this.contextFor(state, signal ?? new AbortController().signal),
+            sessionContext(this, state, signal ?? new AbortController().signal),
           ),
         log: state.log,
         sessionId: this.id,
@@ -257,15 +257,18 @@ export class GeminiCliSession implements SessionHandle {
   }
 
   /**
-   * Releases the session's lease (and file handle), so another session or process can open it. Idempotent; the
-   * session cannot be used afterwards (resume it with `agent.resumeSession(id)`). Also `await using session = …`.
+   * Runs the features' teardowns for this session (the functions their `initialize` returned, last feature first),
+   * then releases the session's lease (and file handle), so another session or process can open it. Idempotent;
+   * the session cannot be used afterwards (resume it with `agent.resumeSession(id)`). Also `await using session`.
+   *
+   * @throws SessionError `FEATURE_DISPOSE_FAILED` when a teardown failed (the others ran; the lease is released).
    */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const log = this.state?.log ?? this.preopenedLog;
+    if (this.state) return this.release(this.state);
     this.services.openSessions.remove(this);
-    await log?.close();
+    await this.preopenedLog?.close();
   }
 
   /** `await using session = agent.session()` closes the session at the end of the block. */
@@ -275,9 +278,8 @@ export class GeminiCliSession implements SessionHandle {
 
   private async *run(
     signal: AbortSignal | undefined,
-    makeStart: (
-      state: SessionState,
-    ) => Promise<{ start: LoopStart; events?: ServerGeminiStreamEvent[] }>,
+    prompt: Part[] | undefined,
+    firstStart: FirstStart,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     if (this.running) {
       throw new SessionBusyError(
@@ -286,15 +288,19 @@ export class GeminiCliSession implements SessionHandle {
       );
     }
     this.running = true;
+    const pump = new EventPump();
+    this.currentPump = pump;
+    this.currentSignal = signal;
+    for (const event of this.pendingEvents.splice(0)) pump.emit(event);
     try {
       const state = await this.ensureState(signal);
-      const { start, events = [] } = await makeStart(state);
-      yield* events;
-      const pump = new EventPump();
-      this.currentPump = pump;
-      this.currentSignal = signal;
-      const loop = runAgentLoop(this.environment(state, pump), start, signal);
-      yield* this.pause.storeBeforeAnnouncing(loop, state.log);
+      yield* pump.drain();
+      const control = new TurnControl();
+      let runs = 0;
+      const terminal = (turn: Turn): TurnEvents =>
+        this.loopRun(state, pump, control, turn, runs++ === 0 ? firstStart : undefined, prompt);
+      const turn: Turn = { session: this, prompt, signal, stop: control.stop };
+      yield* this.services.chains.turnChain(terminal)(turn);
     } finally {
       this.currentPump = undefined;
       this.currentSignal = undefined;
@@ -302,16 +308,49 @@ export class GeminiCliSession implements SessionHandle {
     }
   }
 
-  private ensureState(signal?: AbortSignal): Promise<SessionState> {
-    if (this.closed) {
-      return Promise.reject(
-        new SessionError(
-          `Session ${this.id} is closed. Continue it with the session returned by agent.resumeSession(` +
-            `${JSON.stringify(this.id)}).`,
-          { code: 'SESSION_CLOSED' },
-        ),
+  /** One loop run of a turn: the first starts as the turn asked; a later one (a retry) from `turn.prompt`. */
+  private async *loopRun(
+    state: SessionState,
+    pump: EventPump,
+    control: TurnControl,
+    turn: Turn,
+    firstStart: FirstStart | undefined,
+    prompt: Part[] | undefined,
+  ): AsyncGenerator<ServerGeminiStreamEvent, void> {
+    const parts = turn.prompt === prompt ? prompt : turn.prompt && toParts(turn.prompt);
+    let begin: { start: LoopStart; events?: ServerGeminiStreamEvent[] };
+    if (firstStart) {
+      begin = await firstStart(state, parts);
+    } else if (parts) {
+      begin = { start: promptStart(this.pause, state, this.id, parts) };
+    } else {
+      throw new ConfigurationError(
+        'A turn interceptor called next() again without a prompt: pass one, next({ ...turn, prompt }).',
       );
     }
+    yield* begin.events ?? [];
+    const { services, pause, totalUsage: usage, chosenModel: model } = this;
+    const env = loopEnvironment({
+      session: this,
+      services,
+      state,
+      pause,
+      pump,
+      control,
+      usage,
+      model,
+    });
+    yield* runAgentLoop(env, begin.start, turn.signal);
+  }
+
+  /** Into the running stream, or the next one when none runs. */
+  private emit(event: ServerGeminiStreamEvent): void {
+    if (this.currentPump) this.currentPump.emit(event);
+    else this.pendingEvents.push(event);
+  }
+
+  private ensureState(signal?: AbortSignal): Promise<SessionState> {
+    if (this.closed) return Promise.reject(sessionClosedError(this.id));
     if (this.state) return Promise.resolve(this.state);
     this.initializing ??= this.createState(signal).then(
       (state) => (this.state = state),
@@ -323,80 +362,37 @@ export class GeminiCliSession implements SessionHandle {
     return this.initializing;
   }
 
-  private async createState(signal?: AbortSignal): Promise<SessionState> {
-    const { services } = this;
-    // Builds the policy engine first: a bad policy file fails here, before anything is opened.
-    await this.policy.engine(signal);
-    const workspace = services.createWorkspace(this.policy.commandCheck);
-    const model = await services.createModel({
-      sessionId: this.id,
-      onRetry: (value) => this.currentPump?.emit({ type: 'retry', value }),
-    });
-    const log =
-      this.preopenedLog ??
-      (await openSessionLog(services, this.id, { chosenId: this.chosenId, cwd: workspace.cwd }));
-    if (log !== this.preopenedLog) this.pause = new SessionPause(log.pausedTurn);
-    services.openSessions.add(this);
-    try {
-      const history = new ConversationHistory(log.history);
-      await this.pause.closeUnfinished(history, log, this.id);
-      for (const init of services.initializers) {
-        await init({
-          sessionId: this.id,
-          workspace,
-          logger: services.logger,
-          ...(signal ? { signal } : {}),
-        });
-      }
-      return { model, history, log, workspace };
-    } catch (error) {
-      if (this.preopenedLog === undefined) {
-        // A new session that failed to initialize gives its lease back (a resumed one keeps it until close()).
-        services.openSessions.remove(this);
-        await log.close();
-      }
-      throw error;
-    }
-  }
-
-  /** A fresh context for tools and providers; its `signal` is the given one. */
-  private contextFor(state: SessionState, signal: AbortSignal): SessionContext {
-    return createSessionContext(
-      {
-        sessionId: this.id,
-        history: state.history.view(),
-        cwd: state.workspace.cwd,
-        fs: state.workspace.fs,
-        shell: state.workspace.shell,
-        agent: this.agent,
-        session: this,
+  private async createState(signal: AbortSignal | undefined): Promise<SessionState> {
+    const state = await createSessionState({
+      services: this.services,
+      session: this,
+      agent: this.agent,
+      policy: this.policy,
+      pauseFor: (log) => {
+        // A chosen id that continues a stored session brings that session's paused turn.
+        if (log !== this.preopenedLog) this.pause = new SessionPause(log.pausedTurn);
+        return this.pause;
       },
+      preopenedLog: this.preopenedLog,
+      chosenId: this.chosenId,
+      emit: (event) => this.emit(event),
       signal,
-    );
+    });
+    if (this.closed) {
+      // close() ran while the session initialized: undo what the features set up.
+      await this.release(state);
+      throw sessionClosedError(this.id);
+    }
+    return state;
   }
 
-  private environment(state: SessionState, pump: EventPump): LoopEnvironment {
-    const { services } = this;
-    const contextFor = (signal: AbortSignal): SessionContext => this.contextFor(state, signal);
-    return {
-      sessionId: this.id,
-      model: state.model,
-      modelName: this.model,
-      ...(services.generationConfig ? { generationConfig: services.generationConfig } : {}),
-      history: state.history,
-      commit: async (entry) => {
-        state.history.push(entry.content);
-        await state.log.append(entry);
-      },
-      prepare: (ctx) => prepareModelCall(services, ctx),
-      contextFor,
-      gate: services.createGate(this.policy),
-      limits: services.limits,
-      streamRetry: services.streamRetry,
-      logger: services.logger,
-      onUsage: (usage) => addUsage(this.totalUsage, usage),
-      takeModelInfo: () => this.chosenModel.takeAnnouncement(),
-      pump,
-    };
+  /** Runs the features' disposes (reverse order), then gives the lease back and closes the log. */
+  private async release(state: SessionState): Promise<void> {
+    try {
+      await runTeardowns(state.disposes, `Closing session ${this.id}`);
+    } finally {
+      this.services.openSessions.remove(this);
+      await state.log.close();
+    }
   }
 }

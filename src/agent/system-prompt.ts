@@ -1,5 +1,4 @@
 import { ConfigurationError } from '../errors.js';
-import type { SessionContext } from '../core/session-context.js';
 import { contextHeader, CORE_GUIDELINES, CORE_PREAMBLE } from './prompt-text.js';
 
 /**
@@ -9,14 +8,6 @@ import { contextHeader, CORE_GUIDELINES, CORE_PREAMBLE } from './prompt-text.js'
  * context block still follow it).
  */
 export type SystemPromptOption = 'default' | 'none' | (string & Record<never, never>);
-
-/**
- * Contributes one section to the system prompt (e.g. the skills block), evaluated with a fresh
- * {@link SessionContext} before every model call. Return undefined (or an empty string) for nothing.
- */
-export type SystemSectionProvider = (
-  ctx: SessionContext,
-) => string | undefined | Promise<string | undefined>;
 
 /**
  * Context-file memory (GEMINI.md and friends), by tier, as gemini-cli renders it inside `<loaded_context>`.

@@ -1,12 +1,11 @@
 /**
- * Everything the CLI uses from the SDK, taken from the public entry point only: the CLI is an adapter and
- * uses the library exactly as a user would.
+ * Everything the CLI uses from the SDK, taken from the public entry points only (the root and its documented
+ * subpaths): the CLI is an adapter and uses the library exactly as a user would.
  */
 export {
   AbortError,
   AuthType,
   ConfigurationError,
-  createContentGenerator,
   loginWithGoogle,
   logoutFromGoogle,
   DEFAULT_MODEL,
@@ -19,6 +18,7 @@ export {
   createStderrLogger,
   skillDir,
 } from '../index.js';
+export { createContentGenerator } from '../model/index.js';
 export type {
   GeminiCliAgentOptions,
   GeminiCliSession,

@@ -1,4 +1,5 @@
 import type { Part } from '@google/genai';
+import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import type { SessionContext } from './session-context.js';
 
 /** What a tool does, as gemini-cli classifies it. Policies use this (read-only tools run, edits ask, …). */
@@ -23,6 +24,12 @@ export interface ToolCallInfo {
   callId: string;
   /** Fires when the call must stop (abort, per-tool timeout). */
   signal: AbortSignal;
+  /**
+   * Puts an event into the running stream while the call runs: `tool_progress` for progress, `warning`, or a
+   * feature's own events (a subagent forwarding its inner events). Always set when the loop runs the tool; optional
+   * so that a test can call `execute` with `{ callId, signal }` only.
+   */
+  emit?(event: ServerGeminiStreamEvent): void;
 }
 
 /** Outcome of validating raw model arguments. */
@@ -48,6 +55,13 @@ export interface AgentTool {
   validate(args: Record<string, unknown>): ToolValidation | Promise<ToolValidation>;
   /** One line saying what a call with these args will do (approval prompts, logs). */
   describe(args: Record<string, unknown>): string;
+  /**
+   * What a human asked to approve a call should also see (e.g. the skill and the folder tree `activate_skill`
+   * would share); merged into the `ApprovalRequest`. Optional.
+   */
+  approvalDetails?(
+    args: Record<string, unknown>,
+  ): Promise<Partial<ApprovalRequest> | undefined> | Partial<ApprovalRequest> | undefined;
   /**
    * Runs the call. Throwing `ModelVisibleError` sends `{ error }` to the model; tools that should not stop the
    * loop return `{ error }` in the result instead of throwing.

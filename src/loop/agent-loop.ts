@@ -4,7 +4,7 @@ import { linkedAbortController } from '../core/abort.js';
 import { cancelledResponse, errorResponse } from '../tools/tool-response.js';
 import { runToolCalls } from '../tools/tool-scheduler.js';
 import { ToolCallLoopDetector } from './loop-detector.js';
-import type { LoopEnvironment, LoopOutcome, LoopStart } from './loop-types.js';
+import type { LoopEnvironment, LoopOutcome, LoopStart, PausedTurn } from './loop-types.js';
 import { InvalidStreamError } from '../errors.js';
 import { callModel, errorEventValue } from './model-call.js';
 import { commitInterrupted, endsWithToolResults } from './interrupted-turn.js';
@@ -60,7 +60,9 @@ export async function* runAgentLoop(
         yield { type: 'user_cancelled' };
         return { kind: 'cancelled' };
       }
-      const prepared = await env.prepare(env.contextFor(abort));
+      if (env.control.stopped) return { kind: 'stopped' };
+      const ctx = env.contextFor(abort);
+      const prepared = await env.prepare(ctx);
       const modelInfo = env.takeModelInfo();
       if (modelInfo !== undefined) yield { type: 'model_info', value: modelInfo };
 
@@ -76,7 +78,8 @@ export async function* runAgentLoop(
           ...(declarations.length > 0 ? { tools: [{ functionDeclarations: declarations }] } : {}),
         },
       };
-      const outcome = yield* callModel(env, request, abort, endsWithToolResults(env));
+      const call = { ctx, turn, emit: env.pump.emit, stop: env.control.stop };
+      const outcome = yield* callModel(env, request, call, abort, endsWithToolResults(env));
       if (outcome.kind === 'aborted') {
         await commitInterrupted(env, outcome.partial);
         yield { type: 'user_cancelled' };
@@ -106,6 +109,8 @@ export async function* runAgentLoop(
       }
       const calls = collector.calls;
       if (calls.length === 0) return { kind: 'completed' };
+      // Stopped during the model call: the finally block answers the calls as cancelled.
+      if (env.control.stopped) return { kind: 'stopped' };
 
       let looped = false;
       for (const call of calls)
@@ -123,11 +128,13 @@ export async function* runAgentLoop(
         runToolCalls({
           calls,
           registry: prepared.registry,
-          gate: env.gate,
+          decide: env.chains.decideTool,
+          run: env.chains.runTool,
           contextFor: env.contextFor,
           signal: abort,
           timeoutMs: env.limits.toolTimeoutMs,
           emit: env.pump.emit,
+          stop: env.control.stop,
           logger: env.logger,
         }),
       );
@@ -136,12 +143,14 @@ export async function* runAgentLoop(
         for (const o of result.outcomes) {
           if (o.kind === 'done') yield { type: 'tool_call_response', value: o.response };
         }
-        paused = true;
         const pending = result.outcomes.flatMap((o) =>
           o.kind === 'paused' ? [o.paused.approval] : [],
         );
+        const held: PausedTurn = { outcomes: result.outcomes };
+        await env.commitPause(held);
+        paused = true;
         yield { type: 'approval_required', value: { pending } };
-        return { kind: 'paused', paused: { outcomes: result.outcomes } };
+        return { kind: 'paused', paused: held };
       }
       const responses: ToolCallResponseInfo[] = result.outcomes.map((o) => {
         if (o.kind === 'done') return o.response;
@@ -156,6 +165,7 @@ export async function* runAgentLoop(
         return { kind: 'cancelled' };
       }
     }
+    if (env.control.stopped) return { kind: 'stopped' };
     yield { type: 'max_session_turns' };
     return { kind: 'max_turns' };
   } finally {

@@ -3,15 +3,22 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
+import type { ToolResult } from '../core/agent-tool.js';
+import type {
+  ModelCall,
+  ModelResponseStream,
+  ToolCheck,
+  ToolDecision,
+  ToolRun,
+} from '../core/interceptors.js';
 import type { SessionContext } from '../core/session-context.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import type { Logger } from '../logger.js';
-import type { ContentGenerator } from '../model/content-generator.js';
-import type { ToolGate } from '../tools/tool-gate.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
 import type { ConversationHistory } from './conversation-history.js';
 import type { EventPump } from './event-pump.js';
-import type { SessionLogEntry } from '../core/session-log.js';
+import type { TurnControl } from './turn-control.js';
 
 /** What one model call is prepared with: the system instruction and the tools, computed from a fresh context. */
 export interface PreparedModelCall {
@@ -38,10 +45,22 @@ export interface StreamRetrySettings {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/**
+ * The features' interceptor chains, each composed around its terminal (the model call, "allow", the tool run).
+ * The loop calls each in exactly one place.
+ */
+export interface LoopChains {
+  /** One model call: the model interceptors, then the model. */
+  callModel(call: ModelCall): Promise<ModelResponseStream>;
+  /** One tool call's decision: the decision interceptors (the policy last), then `allow`. */
+  decideTool(check: ToolCheck): Promise<ToolDecision>;
+  /** One tool execution: the tool interceptors, then the tool. */
+  runTool(run: ToolRun): Promise<ToolResult>;
+}
+
 /** Everything the loop needs from the session. The loop knows nothing else about agents. */
 export interface LoopEnvironment {
   sessionId: string;
-  model: ContentGenerator;
   /** Model id sent in every request. */
   modelName: string;
   /** Extra generation settings merged into every request's config. */
@@ -49,11 +68,18 @@ export interface LoopEnvironment {
   history: ConversationHistory;
   /** Appends to history and persists; awaited before the next model call. */
   commit(entry: SessionLogEntry): Promise<void>;
+  /**
+   * Stores a tool turn held for approvals durably; awaited before `approval_required` is yielded, so a consumer
+   * that stops at that event (or a process that exits then) leaves it stored.
+   */
+  commitPause(paused: PausedTurn): Promise<void>;
   /** Computes system instruction and tools for one model call (instructions, providers); may throw. */
   prepare(ctx: SessionContext): Promise<PreparedModelCall>;
   /** A fresh context whose `signal` is the given one. */
   contextFor(signal: AbortSignal): SessionContext;
-  gate: ToolGate;
+  chains: LoopChains;
+  /** Set by an interceptor's `stop()`: the loop ends at its next step boundary. */
+  control: TurnControl;
   limits: LoopLimits;
   /** Re-sending a model call whose response failed after it started, or was unusable. */
   streamRetry: StreamRetrySettings;
@@ -62,7 +88,7 @@ export interface LoopEnvironment {
   onUsage(usage: GenerateContentResponseUsageMetadata | undefined): void;
   /** Returns the model id once per session (for `model_info`), then undefined. */
   takeModelInfo(): string | undefined;
-  /** Where work running during the loop (retries, gates) emits events. */
+  /** Where work running during the loop (retries, gates, tools) emits events. */
   pump: EventPump;
 }
 
@@ -71,21 +97,20 @@ export interface PausedTurn {
   outcomes: ToolCallOutcome[];
 }
 
-/** A human decision on one paused call. */
-export interface ApprovalDecision {
+/** The outcome of one held call once a human decided: `allow` runs it; `deny` answers the model with an error. */
+export interface ApprovalOutcome {
   callId: string;
-  /** `allow` runs the call; `deny` answers the model with an error. */
   outcome: 'allow' | 'deny';
-  /** Optional text for the model (deny) . */
+  /** Optional text for the model (deny). */
   message?: string;
 }
 
 /** How a loop run starts. */
 export type LoopStart =
   | { kind: 'prompt'; parts: Part[]; abandoned?: PausedTurn }
-  | { kind: 'approvals'; paused: PausedTurn; decisions: readonly ApprovalDecision[] };
+  | { kind: 'approvals'; paused: PausedTurn; decisions: readonly ApprovalOutcome[] };
 
 /** How a loop run ended (when it did not throw). */
 export type LoopOutcome =
-  | { kind: 'completed' | 'cancelled' | 'max_turns' | 'loop_detected' }
+  | { kind: 'completed' | 'cancelled' | 'max_turns' | 'loop_detected' | 'stopped' }
   | { kind: 'paused'; paused: PausedTurn };

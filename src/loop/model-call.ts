@@ -7,6 +7,8 @@ import {
 } from '../errors.js';
 import type { ServerGeminiStreamEvent, StreamErrorInfo } from '../events.js';
 import { abortableSleep, raceAbort } from '../core/abort.js';
+import type { ModelCall, ModelResponseStream } from '../core/interceptors.js';
+import type { ContentGenerator } from '../model/content-generator.js';
 import { describeFailure } from '../model/failure-info.js';
 import { retryNudge, StreamValidator } from '../model/stream-validator.js';
 import type { LoopEnvironment } from './loop-types.js';
@@ -14,6 +16,16 @@ import { ModelTurnCollector } from './model-turn.js';
 
 /** gemini-cli's mid-stream retries: at most 4 attempts (fewer if `retry.maxAttempts` is lower), 1 s, 2 s, 4 s. */
 export const MID_STREAM_RETRY = { maxAttempts: 4, initialDelayMs: 1000 } as const;
+
+/** The innermost step of a model call: the model itself (`call.ctx.signal` aborts it). */
+export function modelTerminal(
+  model: ContentGenerator,
+): (call: ModelCall) => Promise<ModelResponseStream> {
+  return (call) => model.generateContentStream(call.request, call.ctx.signal);
+}
+
+/** What a model call's interceptors see besides the request: the context, the turn, and the controls. */
+export type ModelCallBase = Omit<ModelCall, 'request' | 'attempt'>;
 
 /** How one model call ended. */
 export type ModelCallOutcome =
@@ -32,10 +44,13 @@ export type ModelCallOutcome =
  * event (`phase: 'stream'`: drop this attempt's partial output) and re-sends the same request, with gemini-cli's
  * nudge in the system instruction after an empty or thoughts-only answer. Failures while connecting were already
  * retried by the retry layer and are final here, as are a response over `limits.maxResponseBytes` and an abort.
+ * Each attempt goes through the features' model interceptors (`env.chains.callModel`), as gemini-cli fires its
+ * model hooks per attempt.
  */
 export async function* callModel(
   env: LoopEnvironment,
   request: GenerateContentParameters,
+  base: ModelCallBase,
   signal: AbortSignal,
   afterFunctionResponse: boolean,
 ): AsyncGenerator<ServerGeminiStreamEvent, ModelCallOutcome> {
@@ -49,7 +64,7 @@ export async function* callModel(
     try {
       yield* streamAttempt(
         env,
-        retryNudge(request, lastInvalid),
+        { ...base, request: retryNudge(request, lastInvalid), attempt },
         collector,
         validator,
         signal,
@@ -95,15 +110,13 @@ export async function* callModel(
  */
 async function* streamAttempt(
   env: LoopEnvironment,
-  request: GenerateContentParameters,
+  call: ModelCall,
   collector: ModelTurnCollector,
   validator: StreamValidator,
   signal: AbortSignal,
   state: { connected: boolean },
 ): AsyncGenerator<ServerGeminiStreamEvent, void> {
-  const stream = yield* env.pump.pump(
-    raceAbort(env.model.generateContentStream(request, signal), signal),
-  );
+  const stream = yield* env.pump.pump(raceAbort(env.chains.callModel(call), signal));
   state.connected = true;
   const iterator = stream[Symbol.asyncIterator]();
   let finished = false;

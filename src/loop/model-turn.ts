@@ -1,10 +1,10 @@
 import type {
   Content,
   FinishReason,
-  GenerateContentResponse,
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
+import type { ModelChunk } from '../core/interceptors.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { ToolCallInput } from '../tools/tool-call.js';
 import { CallIdFactory } from './call-ids.js';
@@ -30,7 +30,7 @@ export class ModelTurnCollector {
   }
 
   /** Processes one chunk and returns its events. Chunks are plain objects: no SDK getters are used. */
-  add(chunk: GenerateContentResponse): ServerGeminiStreamEvent[] {
+  add(chunk: ModelChunk): ServerGeminiStreamEvent[] {
     const events: ServerGeminiStreamEvent[] = [];
     const candidate = chunk.candidates?.[0];
     const parts: Part[] = candidate?.content?.parts ?? [];

@@ -2,7 +2,7 @@ import type { ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js
 import { ToolExecutionError } from '../errors.js';
 import { errorResponse } from '../tools/tool-response.js';
 import { executeOne } from '../tools/tool-scheduler.js';
-import type { ApprovalDecision, LoopEnvironment, PausedTurn } from './loop-types.js';
+import type { ApprovalOutcome, LoopEnvironment, PausedTurn } from './loop-types.js';
 
 /**
  * Emits `tool_call_response` for each response not yet emitted, then appends all responses as one user turn
@@ -52,7 +52,7 @@ export function abandonedResponses(paused: PausedTurn): ToolCallResponseInfo[] {
 export async function resolvePausedTurn(
   env: LoopEnvironment,
   paused: PausedTurn,
-  decisions: readonly ApprovalDecision[],
+  decisions: readonly ApprovalOutcome[],
   signal: AbortSignal,
 ): Promise<{
   responses: ToolCallResponseInfo[];
@@ -78,7 +78,14 @@ export async function resolvePausedTurn(
         input,
         tool,
         args,
-        { contextFor: env.contextFor, signal, timeoutMs: env.limits.toolTimeoutMs },
+        {
+          run: env.chains.runTool,
+          contextFor: env.contextFor,
+          signal,
+          timeoutMs: env.limits.toolTimeoutMs,
+          emit: env.pump.emit,
+          stop: env.control.stop,
+        },
         env.logger,
       );
     }),

@@ -77,7 +77,7 @@ export class StreamValidator {
    *
    * @throws ResponseTooLargeError once the response is larger than the limit.
    */
-  observe(chunk: GenerateContentResponse): void {
+  observe(chunk: Pick<GenerateContentResponse, 'promptFeedback' | 'candidates'>): void {
     const feedback = chunk.promptFeedback;
     if (feedback?.blockReason !== undefined) {
       this.blockReason = String(feedback.blockReason);

@@ -1,19 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import type { CommandCheck, CommandDecision } from '../workspace/workspace-shell.js';
-import { alwaysAllowRule } from './always-allow.js';
+import { alwaysAllowRule } from './approvals/always-allow.js';
 import {
   confirmationUnsupportedMessage,
   normalizeApprovalResponse,
   policyDeniedMessage,
   userDeniedMessage,
   type ApprovalHandler,
-} from './approval-response.js';
+} from './approvals/approval-response.js';
 import { raceAbort } from '../core/abort.js';
 import { SHELL_TOOL_NAME } from './compiled-rule.js';
 import type { PolicyCheckResult, PolicyEngine } from './policy-engine.js';
 import type { ApprovalRecord } from './policy-gate.js';
-import type { ApprovalMode, PolicyRule } from './policy-rule.js';
+import type { ApprovalMode, PolicyRule } from '../core/policy-rule.js';
 import type { SessionRules } from './session-rules.js';
 
 /** Display name used in messages about `ctx.shell` commands. */

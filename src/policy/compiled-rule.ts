@@ -7,7 +7,9 @@ import {
   type ParsedPolicyRule,
   type PolicyDecision,
   type PolicyTier,
-} from './policy-rule.js';
+  type RuleOrigin,
+  MAX_RULE_REGEX_LENGTH,
+} from '../core/policy-rule.js';
 import { formatMcpToolName, toolNameMatcher } from './tool-name-match.js';
 
 /** The shell tool's name: `commandPrefix` / `commandRegex` only apply to it. */
@@ -46,21 +48,6 @@ export interface CompiledRule {
   readonly order: number;
 }
 
-/** Where a rule comes from and how to weigh it. */
-export interface RuleOrigin {
-  tier: PolicyTier;
-  /** Source label (file path, `Code`, …). */
-  source: string;
-  /** Overrides `tier + priority / 1000` (session "always allow" rules use 3.95). */
-  finalPriority?: number;
-  /** Where the rule sits in its file / list, for error messages. */
-  ruleIndex?: number;
-  /** The file the rule came from, for error messages. */
-  file?: string;
-}
-
-/** Maximum length of a regex source, as gemini-cli. */
-const MAX_REGEX_LENGTH = 2048;
 /** gemini-cli's ReDoS heuristic: a quantified group that contains a quantifier. */
 const NESTED_QUANTIFIER = /\([^)]*[*+?{].*\)[*+?{]/;
 
@@ -89,8 +76,8 @@ export function commandRegexPattern(regex: string): string {
  * stays, so files gemini-cli refuses are refused here too.
  */
 function compileRegex(source: string, fail: (message: string) => never): LinearRegex {
-  if (source.length > MAX_REGEX_LENGTH)
-    fail(`the regex is longer than ${MAX_REGEX_LENGTH} characters`);
+  if (source.length > MAX_RULE_REGEX_LENGTH)
+    fail(`the regex is longer than ${MAX_RULE_REGEX_LENGTH} characters`);
   if (NESTED_QUANTIFIER.test(source)) {
     fail(`the regex ${JSON.stringify(source)} nests quantifiers (catastrophic backtracking risk)`);
   }

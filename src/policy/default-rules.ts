@@ -1,4 +1,4 @@
-import type { PolicyRule } from './policy-rule.js';
+import type { PolicyRule } from '../core/policy-rule.js';
 
 /** Tools gemini-cli's `read-only.toml` allows in every mode. */
 const READ_ONLY_TOOLS = [

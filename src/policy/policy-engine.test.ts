@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyRuleError } from './policy-errors.js';
 import { PolicyEngine, type PolicyCheckContext } from './policy-engine.js';
-import type { ApprovalMode, PolicyDecision, PolicyRule } from './policy-rule.js';
+import type { ApprovalMode, PolicyDecision, PolicyRule } from '../core/policy-rule.js';
 import { SessionRules } from './session-rules.js';
 import { argsHash, stableStringify } from './stable-stringify.js';
 

@@ -7,8 +7,13 @@ import {
   type CompiledRule,
 } from './compiled-rule.js';
 import { DEFAULT_POLICY_RULES } from './default-rules.js';
-import type { PolicySource } from './policy-file.js';
-import type { ApprovalMode, PolicyDecision, PolicyRule, PolicyTier } from './policy-rule.js';
+import type {
+  ApprovalMode,
+  PolicyDecision,
+  PolicyRule,
+  PolicySource,
+  PolicyTier,
+} from '../core/policy-rule.js';
 import type { SessionRules } from './session-rules.js';
 import { loadBashParser } from './bash-parser.js';
 import { checkShellCommand, type RuleVerdict, type ShellStep } from './shell-check.js';

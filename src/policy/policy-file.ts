@@ -5,9 +5,16 @@ import path from 'node:path';
 import type * as Toml from 'smol-toml';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
-import { compileRules, type RuleOrigin } from './compiled-rule.js';
+import { compileRules } from './compiled-rule.js';
 import { PolicyRuleError } from './policy-errors.js';
-import { ModeName, PolicyDecision, PolicyTier, type PolicyRule } from './policy-rule.js';
+import {
+  ModeName,
+  PolicyDecision,
+  PolicyTier,
+  type PolicyRule,
+  type PolicySource,
+  type RuleOrigin,
+} from '../core/policy-rule.js';
 
 /** A policy file or directory, with the tier its rules belong to (default `user`). */
 export const PolicyFileRef = z.union([
@@ -16,12 +23,6 @@ export const PolicyFileRef = z.union([
 ]);
 /** A policy file or directory, with the tier its rules belong to (default `user`). */
 export type PolicyFileRef = z.infer<typeof PolicyFileRef>;
-
-/** The rules of one TOML file, validated, with their origin. */
-export interface PolicySource {
-  origin: RuleOrigin;
-  rules: PolicyRule[];
-}
 
 const stringOrList = z.union([z.string(), z.array(z.string())]);
 

@@ -7,13 +7,12 @@ import type { ServerGeminiStreamEvent } from '../events.js';
 import { createRunShellCommandTool } from '../tools/builtin/run-shell-command.js';
 import { createWriteFileTool } from '../tools/builtin/write-file.js';
 import type { ToolCallInput } from '../tools/tool-call.js';
-import type { ToolGate } from '../tools/tool-gate.js';
 import { ToolRegistry } from '../tools/tool-registry.js';
-import { runToolCalls } from '../tools/tool-scheduler.js';
+import { executeTool, runToolCalls } from '../tools/tool-scheduler.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
-import type { ApprovalResponse } from './approval-response.js';
+import type { ApprovalResponse } from './approvals/approval-response.js';
 import { PolicyEngine } from './policy-engine.js';
-import { createPolicyGate } from './policy-gate.js';
+import { createPolicyGate, type ToolGate } from './policy-gate.js';
 import { SessionRules } from './session-rules.js';
 
 const exists = (file: string) =>
@@ -54,10 +53,12 @@ describe('the policy gate in the tool scheduler', () => {
     const result = await runToolCalls({
       calls,
       registry,
-      gate,
+      decide: async (check) => gate.check(check),
+      run: executeTool,
       contextFor,
       signal: new AbortController().signal,
       emit: (event) => events.push(event),
+      stop: () => undefined,
     });
     return { result, events };
   }

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { SessionContext } from '../core/session-context.js';
 import { AbortError, ConfigurationError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
-import type { ToolGateCheck } from '../tools/tool-gate.js';
 import type { AgentTool, ToolKind } from '../core/agent-tool.js';
-import type { ApprovalResponse } from './approval-response.js';
+import type { ApprovalResponse } from './approvals/approval-response.js';
 import { PolicyEngine } from './policy-engine.js';
-import { createPolicyGate, type ApprovalRecord, type PolicyGateOptions } from './policy-gate.js';
+import {
+  createPolicyGate,
+  type ApprovalRecord,
+  type PolicyGateOptions,
+  type ToolGateCheck,
+} from './policy-gate.js';
 import { SessionRules } from './session-rules.js';
 
 function tool(name: string, kind: ToolKind, displayName = name): AgentTool {

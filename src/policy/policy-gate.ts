@@ -1,7 +1,7 @@
+import type { ToolCheck, ToolDecision } from '../core/interceptors.js';
 import type { ApprovalRequest } from '../events.js';
-import type { ToolGate, ToolGateCheck, ToolGateDecision } from '../tools/tool-gate.js';
 import { raceAbort } from '../core/abort.js';
-import { alwaysAllowRule } from './always-allow.js';
+import { alwaysAllowRule } from './approvals/always-allow.js';
 import {
   confirmationUnsupportedMessage,
   normalizeApprovalResponse,
@@ -9,10 +9,24 @@ import {
   userDeniedMessage,
   type ApprovalDecision,
   type ApprovalHandler,
-} from './approval-response.js';
+} from './approvals/approval-response.js';
 import type { PolicyCheckContext, PolicyCheckResult, PolicyEngine } from './policy-engine.js';
-import type { ApprovalMode, PolicyRule } from './policy-rule.js';
+import type { ApprovalMode, PolicyRule } from '../core/policy-rule.js';
 import type { SessionRules } from './session-rules.js';
+
+/** What the gate is asked about one validated call (a decision interceptor's {@link ToolCheck}). */
+export type ToolGateCheck = Pick<
+  ToolCheck,
+  'request' | 'tool' | 'args' | 'ctx' | 'emit' | 'signal'
+>;
+
+/**
+ * The policy's side of a tool call's decision: `allow`, `deny` (the model gets the message) or `pause` (held for
+ * `resolveApprovals`). The policy feature's decision interceptor asks it.
+ */
+export interface ToolGate {
+  check(check: ToolGateCheck): ToolDecision | Promise<ToolDecision>;
+}
 
 /** How calls that need approval are handled: ask `onApproval` now, or pause the run (durable approvals). */
 export type ApprovalsMode = 'ask' | 'pause';
@@ -91,7 +105,7 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
   const interactive = approvals === 'pause' || options.onApproval !== undefined;
 
   return {
-    async check(check: ToolGateCheck): Promise<ToolGateDecision> {
+    async check(check: ToolGateCheck): Promise<ToolDecision> {
       const mode = currentMode();
       const call = { name: check.tool.name, args: check.args };
       const result = await options.engine.check(call, {

@@ -3,7 +3,7 @@ import { ConfigurationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { PolicyEngine } from './policy-engine.js';
 import { loadPolicyFiles, PolicyFileRef } from './policy-file.js';
-import { ApprovalMode, type PolicyRule } from './policy-rule.js';
+import { ApprovalMode, type PolicyRule } from '../core/policy-rule.js';
 import type { ShellParser } from './shell-syntax.js';
 
 /**

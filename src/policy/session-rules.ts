@@ -1,5 +1,5 @@
 import { compileRules, type CompiledRule } from './compiled-rule.js';
-import type { PolicyRule } from './policy-rule.js';
+import type { PolicyRule } from '../core/policy-rule.js';
 
 /**
  * Final priority of "always allow" rules: gemini-cli's session-scoped value (workspace tier + .950), so they beat

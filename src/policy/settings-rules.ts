@@ -1,7 +1,5 @@
 import type { Settings } from '../settings/settings-schema.js';
-import type { RuleOrigin } from './compiled-rule.js';
-import type { PolicySource } from './policy-file.js';
-import type { ApprovalMode, PolicyRule } from './policy-rule.js';
+import type { ApprovalMode, PolicyRule, PolicySource, RuleOrigin } from '../core/policy-rule.js';
 
 const SHELL_TOOL = 'run_shell_command';
 /** Legacy names of the shell tool that `tools.*` lists may use. */

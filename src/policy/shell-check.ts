@@ -1,5 +1,5 @@
 import type { CompiledRule } from './compiled-rule.js';
-import type { ApprovalMode, PolicyDecision } from './policy-rule.js';
+import type { ApprovalMode, PolicyDecision } from '../core/policy-rule.js';
 import { commandRisk } from './shell-command-risk.js';
 import { joinLineContinuations } from './shell-quoting.js';
 import type { ShellCommand, ShellParser } from './shell-syntax.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyEngine } from './policy-engine.js';
-import type { ApprovalMode } from './policy-rule.js';
+import type { ApprovalMode } from '../core/policy-rule.js';
 import { loadBashParser } from './bash-parser.js';
 import { rootCommands } from './shell-check.js';
 

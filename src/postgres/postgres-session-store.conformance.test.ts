@@ -1,4 +1,4 @@
-import { describeSessionStoreConformance } from '../sessions/store-conformance.js';
+import { describeSessionStoreConformance } from '../testing/vitest/store-conformance.js';
 import { usePostgres } from '../../test/helpers/postgres.js';
 import type { PostgresSessionStore } from './postgres-session-store.js';
 

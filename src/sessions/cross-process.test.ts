@@ -9,7 +9,7 @@ import type { SessionLogEntry } from '../core/session-log.js';
 import { parseSessionText } from './conversation.js';
 import { FileSessionStore } from './file-session-store.js';
 import { createFilePersistence } from './session-persistence.js';
-import { sampleSessionEntries } from './store-conformance.js';
+import { sampleSessionEntries } from '../testing/sample-session-entries.js';
 
 const here = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));
 
@@ -55,7 +55,7 @@ async function runChild(dir: string, name: string, source: string): Promise<Chil
 function holderScript(home: string, id: string, count: number, then: string): string {
   return `
 import { createFilePersistence } from ${JSON.stringify(here('session-persistence.ts'))};
-import { sampleSessionEntries } from ${JSON.stringify(here('store-conformance.ts'))};
+import { sampleSessionEntries } from ${JSON.stringify(here('../testing/sample-session-entries.ts'))};
 const persistence = createFilePersistence({ home: ${JSON.stringify(home)}, projectRoot: '/work/demo' });
 const log = await persistence.open(${JSON.stringify(id)}, { resume: false, cwd: '/work/demo' });
 for (const entry of sampleSessionEntries().slice(0, ${count})) await log.append(entry);

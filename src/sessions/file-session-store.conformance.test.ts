@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSessionStore } from './file-session-store.js';
-import { describeSessionStoreConformance } from './store-conformance.js';
+import { describeSessionStoreConformance } from '../testing/vitest/store-conformance.js';
 
 const homes = new Map<FileSessionStore, string>();
 

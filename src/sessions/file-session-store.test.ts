@@ -19,7 +19,7 @@ import { parseSessionText } from './conversation.js';
 import { FileSessionStore } from './file-session-store.js';
 import { classifyRecord, type MessageRecord } from './records.js';
 import { createFilePersistence } from './session-persistence.js';
-import { sampleSessionEntries } from './store-conformance.js';
+import { sampleSessionEntries } from '../testing/sample-session-entries.js';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/sessions/', import.meta.url));
 const CLI_FILE = 'session-2026-11-30T22-49-6e93d57f.jsonl';

@@ -8,7 +8,7 @@ import {
 } from './history-from-records.js';
 import type { MessageRecord } from './records.js';
 import { recordsFromEntry, type RecordWriterState } from './records-from-entry.js';
-import { sampleSessionEntries } from './store-conformance.js';
+import { sampleSessionEntries } from '../testing/sample-session-entries.js';
 
 let n = 0;
 const newId = () => `id-${++n}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionLogEntry } from '../core/session-log.js';
 import { MemorySessionStore } from './memory-session-store.js';
 import { createStorePersistence, PAUSED_TURN_KEY } from './session-persistence.js';
-import { sampleSessionEntries } from './store-conformance.js';
+import { sampleSessionEntries } from '../testing/sample-session-entries.js';
 
 const cwd = process.cwd();
 

@@ -117,6 +117,10 @@ export function createActivateSkillTool(manager: SkillManager): AgentTool {
       const skill = manager.get(name);
       return skill ? `"${name}": ${skill.description}` : `"${name}" (?) unknown skill`;
     },
+    async approvalDetails(args) {
+      const skill = await skillApprovalDetails(manager, args);
+      return skill ? { skill } : undefined;
+    },
     async execute(args, ctx, call): Promise<ToolResult> {
       const name = String(args['name']);
       const skill = manager.getEnabled(name);

@@ -40,19 +40,19 @@ describe('createSkillsFeature', () => {
     expect(await feature.load()).toBe(first);
     expect(feature.loaded).toBe(true);
 
-    const [tool] = feature.toolProvider(ctx);
+    const [tool] = feature.tools(ctx);
     expect(tool?.name).toBe('activate_skill');
-    expect(feature.sectionProvider(ctx)).toContain('<name>pirate-skill</name>');
+    expect(feature.systemSection(ctx)).toContain('<name>pirate-skill</name>');
 
     feature.manager.disable('pirate-skill');
-    expect(feature.sectionProvider(ctx)).toBeUndefined();
-    const [stillThere] = feature.toolProvider(ctx);
+    expect(feature.systemSection(ctx)).toBeUndefined();
+    const [stillThere] = feature.tools(ctx);
     expect(stillThere?.parametersJsonSchema['properties']).toEqual({
       name: { type: 'string', description: 'No skills are currently available.' },
     });
     feature.manager.enable('pirate-skill');
 
-    const result = await feature.toolProvider(ctx)[0]?.execute({ name: 'pirate-skill' }, ctx, {
+    const result = await feature.tools(ctx)[0]?.execute({ name: 'pirate-skill' }, ctx, {
       callId: 'x',
       signal: new AbortController().signal,
     });
@@ -79,8 +79,8 @@ describe('createSkillsFeature', () => {
       cwd: join(base, 'ws'),
     });
     await feature.load();
-    expect(feature.toolProvider(ctx)).toEqual([]);
-    expect(feature.sectionProvider(ctx)).toBeUndefined();
+    expect(feature.tools(ctx)).toEqual([]);
+    expect(feature.systemSection(ctx)).toBeUndefined();
   });
 
   it('loads user skills from GEMINI_CLI_HOME and hides the listing with GEMINI_PROMPT_AGENTSKILLS=0', async () => {
@@ -93,8 +93,8 @@ describe('createSkillsFeature', () => {
     });
     const manager = await feature.load();
     expect(manager.list().map((s) => [s.name, s.source])).toEqual([['mine', 'user']]);
-    expect(feature.sectionProvider(ctx)).toBeUndefined();
-    expect(feature.toolProvider(ctx)).toHaveLength(1);
+    expect(feature.systemSection(ctx)).toBeUndefined();
+    expect(feature.tools(ctx)).toHaveLength(1);
   });
 
   it('can be retried after an aborted load', async () => {
@@ -130,13 +130,13 @@ describe('createSkillsFeature with a real session workspace', () => {
     });
     const workspace = createWorkspace({ cwd: join(base, 'ws') });
     const other = createWorkspace({ cwd: join(base, 'ws') });
-    await feature.initializeSession({ workspace });
-    await feature.initializeSession({ workspace: other });
+    await feature.initialize({ workspace });
+    await feature.initialize({ workspace: other });
     const sessionCtx = { fs: workspace.fs } as SessionContext;
     const resource = join(skillFolder, 'scripts', 'run.sh');
 
     expect(await workspace.fs.readFile(resource)).toBeNull();
-    const [tool] = feature.toolProvider(sessionCtx);
+    const [tool] = feature.tools(sessionCtx);
     const result = await tool?.execute({ name: 'helper' }, sessionCtx, {
       callId: 'c',
       signal: new AbortController().signal,

@@ -1,9 +1,18 @@
-import type { SessionContext } from '../core/session-context.js';
-import { InternalError } from '../errors.js';
-import { silentLogger } from '../logger.js';
 import type { AgentTool } from '../core/agent-tool.js';
-import type { SandboxFilesystem } from '../core/workspace-types.js';
+import type { Feature } from '../core/feature.js';
 import {
+  exactArgPattern,
+  MAX_RULE_REGEX_LENGTH,
+  SDK_DEFAULT_SOURCE,
+  type PolicyRule,
+  type PolicySource,
+} from '../core/policy-rule.js';
+import type { SessionContext } from '../core/session-context.js';
+import type { SandboxFilesystem } from '../core/workspace-types.js';
+import { InternalError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import {
+  ACTIVATE_SKILL_TOOL_NAME,
   createActivateSkillTool,
   skillApprovalDetails,
   type SkillApprovalDetails,
@@ -30,14 +39,23 @@ export interface SkillsWorkspace {
   addReadOnlyRoot(target: string): string;
 }
 
-/** What {@link SkillsFeature.initializeSession} receives (structurally the agent's `SessionInitContext`). */
+/** What {@link SkillsFeature.initialize} uses of a session (a `FeatureSession` is one). */
 export interface SkillsSessionInit {
   workspace: SkillsWorkspace;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
-/** The skills feature of one agent, wired into the loop through its seams. */
-export interface SkillsFeature {
+/**
+ * Priority (inside the `default` tier) of the rules that let skills passed in the `skills` option (and built-in
+ * skills) be activated without asking: above gemini-cli's `activate_skill` ask rules (10, and 50 in plan mode).
+ */
+export const CONSENTED_SKILLS_PRIORITY = 55;
+
+/**
+ * The skills feature of one agent: the `activate_skill` tool, the `<available_skills>` section, the rules that
+ * pre-approve the skills passed in code, and per session the read-only roots of activated skills.
+ */
+export interface SkillsFeature extends Feature {
   /** Discovers and loads the skills once; later calls return the same manager. Rejects only on abort. */
   load(signal?: AbortSignal): Promise<SkillManager>;
   /** True once {@link SkillsFeature.load} has resolved. */
@@ -45,15 +63,20 @@ export interface SkillsFeature {
   /** The loaded skills and their state. Throws `InternalError` before `load()` resolved. */
   readonly manager: SkillManager;
   /**
-   * A session initializer: loads the skills (once per agent) and remembers the session's workspace, so that
-   * activating a skill in that session adds the skill's folder as a read-only root (readable through `ctx.fs`
-   * and the read tools, not writable).
+   * Per session: loads the skills (once per agent) and remembers the session's workspace, so that activating a
+   * skill in that session adds the skill's folder as a read-only root (readable through `ctx.fs` and the read
+   * tools, not writable).
    */
-  initializeSession(init: SkillsSessionInit): Promise<void>;
+  initialize(init: SkillsSessionInit): Promise<void>;
   /** Tools to offer before each model call: `[activate_skill]` when any skill exists, else `[]`. */
-  toolProvider(ctx: SessionContext): AgentTool[];
+  tools(ctx: SessionContext): AgentTool[];
   /** The `# Available Agent Skills` section for the system instruction, or undefined (no enabled skills). */
-  sectionProvider(ctx: SessionContext): string | undefined;
+  systemSection(ctx: SessionContext): string | undefined;
+  /**
+   * The `SDK default` rules that let the skills passed in the `skills` option and the built-in ones be activated
+   * without asking (loads the skills).
+   */
+  policy(signal?: AbortSignal): Promise<PolicySource[]>;
   /**
    * Details for the approval request of an `activate_skill` call (`ApprovalRequest.skill`), or undefined when
    * no consent is needed (built-in skill, or a name that will fail).
@@ -69,9 +92,7 @@ export interface SkillsFeature {
  * @example
  * ```ts
  * const skills = createSkillsFeature({ cwd, references: options.skills, logger });
- * services.initializers.push((init) => skills.initializeSession(init));
- * services.toolProviders.push((ctx) => skills.toolProvider(ctx));
- * services.sectionProviders.push((ctx) => skills.sectionProvider(ctx));
+ * new GeminiCliAgent({ features: [skills] }); // the agent adds its own from the `skills` option like this
  * ```
  */
 export function createSkillsFeature(options: SkillsFeatureOptions): SkillsFeature {
@@ -120,6 +141,7 @@ export function createSkillsFeature(options: SkillsFeatureOptions): SkillsFeatur
   };
 
   return {
+    name: 'skills',
     load,
     get loaded() {
       return manager !== undefined;
@@ -127,20 +149,47 @@ export function createSkillsFeature(options: SkillsFeatureOptions): SkillsFeatur
     get manager() {
       return requireManager();
     },
-    async initializeSession(init: SkillsSessionInit): Promise<void> {
+    async initialize(init: SkillsSessionInit): Promise<void> {
       workspaces.set(init.workspace.fs, init.workspace);
       await load(init.signal);
     },
-    toolProvider(): AgentTool[] {
+    tools(): AgentTool[] {
       const current = requireManager();
       return current.all().length > 0 ? [createActivateSkillTool(current)] : [];
     },
-    sectionProvider(): string | undefined {
+    systemSection(): string | undefined {
       if (listingDisabled) return undefined;
       return renderAvailableSkillsSection(requireManager().enabled());
+    },
+    async policy(signal?: AbortSignal): Promise<PolicySource[]> {
+      const rules = consentRules(await load(signal), options.logger ?? silentLogger);
+      return [{ origin: { tier: 'default', source: SDK_DEFAULT_SOURCE }, rules }];
     },
     approvalDetails(args): Promise<SkillApprovalDetails | undefined> {
       return skillApprovalDetails(requireManager(), args);
     },
   };
+}
+
+/** One allow rule per skill passed in the `skills` option or built in (someone chose them in code). */
+function consentRules(skills: SkillManager, logger: Logger): PolicyRule[] {
+  const rules: PolicyRule[] = [];
+  for (const skill of skills.all()) {
+    if (skill.source !== 'option' && !skill.isBuiltin) continue;
+    const argsPattern = exactArgPattern('name', skill.name);
+    if (argsPattern.length > MAX_RULE_REGEX_LENGTH) {
+      logger.warn(
+        `Skill "${skill.name}": its name cannot be matched by a policy rule, so activating it will ask.`,
+      );
+      continue;
+    }
+    rules.push({
+      name: `skill "${skill.name}" (${skill.isBuiltin ? 'built-in' : 'skills option'})`,
+      toolName: ACTIVATE_SKILL_TOOL_NAME,
+      argsPattern,
+      decision: 'allow',
+      priority: CONSENTED_SKILLS_PRIORITY,
+    });
+  }
+  return rules;
 }

@@ -1,8 +1,8 @@
 /**
  * `gemini-agent-sdk/testing`: test doubles for code built on the SDK — `ScriptedModel` (an in-memory
  * ContentGenerator with scripted turns) and `FakeGeminiServer` (a loopback server speaking the Gemini REST
- * API, for end-to-end tests with the real client) — and `describeSessionStoreConformance`, the suite every
- * `SessionStore` must pass (it imports vitest, so it lives only on this subpath).
+ * API, for end-to-end tests with the real client) — and helpers. It never imports vitest: the vitest suites
+ * (`describeSessionStoreConformance`, which every `SessionStore` must pass) are on `gemini-agent-sdk/testing/vitest`.
  */
 export { ScriptedModel, textTurn, callTurn, modelTurn } from './scripted-model.js';
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions } from './scripted-model.js';
@@ -25,10 +25,6 @@ export type {
   FakeGoogleAuthServerOptions,
   FakeGoogleAuthRequest,
 } from './fake-google-auth-server.js';
-export {
-  describeSessionStoreConformance,
-  sampleSessionEntries,
-} from '../sessions/store-conformance.js';
-export type { SessionStoreConformanceOptions } from '../sessions/store-conformance.js';
+export { sampleSessionEntries } from './sample-session-entries.js';
 export { createTestSessionContext } from './test-session-context.js';
 export type { TestSessionContextOptions } from './test-session-context.js';

@@ -55,7 +55,6 @@ describe('gemini-agent-sdk/testing entry', () => {
         'ScriptedModel',
         'callTurn',
         'createTestSessionContext',
-        'describeSessionStoreConformance',
         'googleErrorBody',
         'modelTurn',
         'sampleSessionEntries',

@@ -7,14 +7,14 @@ import type {
 } from '../core/agent-tool.js';
 import type { SessionContext } from '../core/session-context.js';
 import { ModelVisibleError } from './model-visible-error.js';
-import type { InferToolInput, ToolInputSchema } from './schema/input-schema.js';
+import type { InferToolInput, ToolInputSchema } from '../core/tool-input-schema.js';
 import { compileArgumentsCheck } from './schema/json-schema-validator.js';
 import {
   adaptInputSchema,
   type InputSchemaAdapter,
   type ParseOutcome,
 } from './schema/schema-adapter.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../core/tool-definition.js';
 import { renderToolOutput } from './tool-output.js';
 
 /** The function declaration the model receives for a tool. */

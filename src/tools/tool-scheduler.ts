@@ -1,23 +1,28 @@
+import { linkedAbortController, raceAbort } from '../core/abort.js';
+import type { AgentTool, ToolResult } from '../core/agent-tool.js';
+import type { ToolCheck, ToolDecision, ToolRun } from '../core/interceptors.js';
 import type { SessionContext } from '../core/session-context.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { unknownToolMessage } from './closest-names.js';
 import { ModelVisibleError } from './model-visible-error.js';
-import { linkedAbortController, raceAbort } from '../core/abort.js';
 import type { ToolCallInput } from './tool-call.js';
-import type { ToolGate } from './tool-gate.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { cancelledResponse, errorResponse, resultToResponse } from './tool-response.js';
-import type { AgentTool } from '../core/agent-tool.js';
 
 /** What {@link runToolCalls} needs. */
 export interface ToolSchedulerOptions {
   /** The calls of one model turn, in the order the model sent them. */
   calls: readonly ToolCallInput[];
   registry: ToolRegistry;
-  /** Policy / approvals; asked about each valid call, in order, before anything runs. */
-  gate: ToolGate;
-  /** Builds a fresh context whose `signal` is the given one (per gate check and per call). */
+  /**
+   * The decision chain (the features' decision interceptors, the policy last); asked about each valid call, in
+   * order, before anything runs.
+   */
+  decide(check: ToolCheck): Promise<ToolDecision>;
+  /** The execution chain (the features' tool interceptors around the tool); one per allowed call. */
+  run(run: ToolRun): Promise<ToolResult>;
+  /** Builds a fresh context whose `signal` is the given one (per decision and per call). */
   contextFor(signal: AbortSignal): SessionContext;
   /** Aborting answers every unfinished call with a cancelled response. */
   signal: AbortSignal;
@@ -25,7 +30,23 @@ export interface ToolSchedulerOptions {
   timeoutMs?: number;
   /** Yields an event into the running stream. */
   emit(event: ServerGeminiStreamEvent): void;
+  /** Ends the turn at the loop's next step boundary (an interceptor's `stop()`). */
+  stop(): void;
   logger?: Logger;
+}
+
+/** The innermost decision: `allow`, with the arguments that reached it. */
+export function allowDecision(check: ToolCheck): Promise<ToolDecision> {
+  return Promise.resolve({ outcome: 'allow', args: check.args });
+}
+
+/** The innermost step of a tool run: the tool itself. */
+export function executeTool(run: ToolRun): Promise<ToolResult> {
+  return run.tool.execute(run.args, run.ctx, {
+    callId: run.request.callId,
+    signal: run.ctx.signal,
+    emit: run.emit,
+  });
 }
 
 /** A call held by the gate, waiting for a human decision. */
@@ -62,7 +83,7 @@ class ToolTimeout extends Error {}
  * for a tool's failure: see {@link ToolSchedulerResult.fatal}.
  */
 export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolSchedulerResult> {
-  const { registry, gate, signal, emit } = options;
+  const { registry, signal, emit, stop } = options;
   const logger = options.logger ?? silentLogger;
   const outcomes: Array<ToolCallOutcome | undefined> = [];
   const runnable: Array<{ index: number; tool: AgentTool; args: Record<string, unknown> }> = [];
@@ -94,12 +115,11 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
       continue;
     }
     const args = validation.args;
-    let decision;
+    let decision: ToolDecision;
     try {
+      const ctx = options.contextFor(signal);
       decision = await raceAbort(
-        Promise.resolve(
-          gate.check({ request, tool, args, ctx: options.contextFor(signal), emit, signal }),
-        ),
+        options.decide({ request, tool, args, ctx, signal, emit, stop }),
         signal,
       );
     } catch (error) {
@@ -110,17 +130,15 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
       throw error;
     }
     if (decision.outcome === 'deny') {
-      outcomes[index] = {
-        kind: 'done',
-        response: errorResponse(request, decision.message, 'policy_violation'),
-      };
+      const type = decision.type ?? 'policy_violation';
+      outcomes[index] = { kind: 'done', response: errorResponse(request, decision.message, type) };
     } else if (decision.outcome === 'pause') {
       outcomes[index] = {
         kind: 'paused',
-        paused: { input, tool, args, approval: decision.request },
+        paused: { input, tool, args: decision.request.args, approval: decision.request },
       };
     } else {
-      runnable.push({ index, tool, args });
+      runnable.push({ index, tool, args: decision.args ?? args });
     }
   }
 
@@ -154,7 +172,10 @@ export async function executeOne(
   input: ToolCallInput,
   tool: AgentTool,
   args: Record<string, unknown>,
-  options: Pick<ToolSchedulerOptions, 'contextFor' | 'signal' | 'timeoutMs'>,
+  options: Pick<
+    ToolSchedulerOptions,
+    'run' | 'contextFor' | 'signal' | 'timeoutMs' | 'emit' | 'stop'
+  >,
   logger: Logger = silentLogger,
 ): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
   const { request } = input;
@@ -168,8 +189,9 @@ export async function executeOne(
   const elapsed = (): number => Date.now() - started;
   try {
     const ctx = options.contextFor(controller.signal);
+    const { emit, stop } = options;
     const pending = Promise.resolve().then(() =>
-      tool.execute(args, ctx, { callId: request.callId, signal: controller.signal }),
+      options.run({ request, tool, args, ctx, emit, stop }),
     );
     const result = await raceAbort(pending, controller.signal);
     return { response: resultToResponse(request, result, elapsed()) };

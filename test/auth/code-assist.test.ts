@@ -154,7 +154,7 @@ describe('Login with Google: cached gemini-cli credentials and the Code Assist A
     });
     fx.writeCredentials(expiredCredentials());
     fx.setEnv({ GOOGLE_GENAI_USE_GCA: 'true', GOOGLE_CLOUD_PROJECT: 'my-project-123' });
-    const { createContentGenerator } = await import('../../src/index.js');
+    const { createContentGenerator } = await import('../../src/model/index.js');
     const generator = (await createContentGenerator({ retry: false })) as unknown as Record<
       string,
       unknown

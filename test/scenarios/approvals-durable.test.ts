@@ -7,12 +7,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
   GeminiCliAgent,
-  argsHash,
   tool,
   z,
   type GeminiCliAgentOptions,
   type ServerGeminiStreamEvent,
 } from '../../src/index.js';
+import { argsHash } from '../../src/policy/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
 import { expectValidContents } from './history-assertions.js';
 import { replayLine, runChild, SDK_ENTRY, type ChildScript } from './sessions-child-process.js';

@@ -7,12 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  GeminiCliAgent,
-  PolicyRuleError,
-  createPolicyEngine,
-  type GeminiCliAgentOptions,
-} from '../../src/index.js';
+import { GeminiCliAgent, PolicyRuleError, type GeminiCliAgentOptions } from '../../src/index.js';
+import { createPolicyEngine } from '../../src/policy/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
 import { drain, readOrNull, responsesSentToModel, tempWorkspace } from './policy-helpers.js';
 

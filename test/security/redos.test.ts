@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PolicyEngine } from '../../src/index.js';
+import { PolicyEngine } from '../../src/policy/index.js';
 import { compileLinearRegex } from '../../src/linear-regex.js';
 import { createArena, resultText, type Arena } from './helpers/sandbox.js';
 

@@ -8,14 +8,10 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  GeminiCliAgent,
-  PolicyEngine,
-  SessionRules,
-  createCommandCheck,
-  tool,
-  z,
-} from '../../src/index.js';
+import { GeminiCliAgent, tool, z } from '../../src/index.js';
+import { createCommandCheck } from '../../src/policy/command-check.js';
+import { PolicyEngine } from '../../src/policy/index.js';
+import { SessionRules } from '../../src/policy/session-rules.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
 import { createWorkspace } from '../../src/workspace/workspace.js';
 

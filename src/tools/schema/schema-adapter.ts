@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { ConfigurationError } from '../../errors.js';
-import type { LegacyZodSchema, ToolInputSchema } from './input-schema.js';
+import type { LegacyZodSchema, ToolInputSchema } from '../../core/tool-input-schema.js';
 import { DRAFT_2020_12, type JsonSchemaDialect } from './json-schema-validator.js';
-import type { StandardSchemaV1 } from './standard-schema.js';
+import type { StandardSchemaV1 } from '../../core/standard-schema.js';
 
 /** One issue found by a schema's own validator. */
 export interface SchemaIssue {

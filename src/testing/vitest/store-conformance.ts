@@ -1,10 +1,10 @@
-import type { Content } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionError, SessionLockedError, SessionNotFoundError } from '../errors.js';
-import type { SessionLogEntry } from '../core/session-log.js';
-import type { MessageRecord } from './records.js';
-import { createStorePersistence } from './session-persistence.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionLogEntry } from '../../core/session-log.js';
+import { SessionError, SessionLockedError, SessionNotFoundError } from '../../errors.js';
+import type { MessageRecord } from '../../sessions/records.js';
+import { createStorePersistence } from '../../sessions/session-persistence.js';
+import type { SessionStore } from '../../sessions/session-store.js';
+import { SAMPLE_START, sampleSessionEntries } from '../sample-session-entries.js';
 
 /** Options of {@link describeSessionStoreConformance}. */
 export interface SessionStoreConformanceOptions {
@@ -12,7 +12,7 @@ export interface SessionStoreConformanceOptions {
   cleanup?: (store: SessionStore) => Promise<void> | void;
 }
 
-const T0 = '2026-01-02T03:04:05.000Z';
+const T0 = SAMPLE_START;
 
 function msg(
   id: string,
@@ -21,71 +21,6 @@ function msg(
   extra: object = {},
 ): MessageRecord {
   return { id, timestamp: T0, type, content: [{ text }], ...extra };
-}
-
-/** A two-prompt conversation with parallel tool calls, as the loop would commit it. */
-export function sampleSessionEntries(): SessionLogEntry[] {
-  const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();
-  const calls: Content = {
-    role: 'model',
-    parts: [
-      { text: 'Let me compute both.' },
-      { functionCall: { id: 'add__add_1_0', name: 'add', args: { a: 5, b: 3 } } },
-      { functionCall: { id: 'mul__call-xyz', name: 'mul', args: { a: 2, b: 4 } } },
-    ],
-  };
-  const results: Content = {
-    role: 'user',
-    parts: [
-      { functionResponse: { id: 'add__add_1_0', name: 'add', response: { output: '8' } } },
-      {
-        functionResponse: {
-          id: 'mul__call-xyz',
-          name: 'mul',
-          response: { error: 'mul is broken' },
-        },
-      },
-    ],
-  };
-  return [
-    {
-      kind: 'user',
-      content: { role: 'user', parts: [{ text: 'What is 5+3 and 2*4?' }] },
-      timestamp: at(1),
-    },
-    {
-      kind: 'model',
-      content: calls,
-      timestamp: at(2),
-      model: 'gemini-test',
-      usage: { totalTokenCount: 7 },
-    },
-    {
-      kind: 'tool_results',
-      content: results,
-      timestamp: at(3),
-      responses: [
-        { callId: 'add__add_1_0', name: 'add', responseParts: [results.parts![0]!] },
-        {
-          callId: 'mul__call-xyz',
-          name: 'mul',
-          responseParts: [results.parts![1]!],
-          error: { message: 'mul is broken' },
-        },
-      ],
-    },
-    {
-      kind: 'model',
-      content: { role: 'model', parts: [{ text: '8, and mul failed.' }] },
-      timestamp: at(4),
-    },
-    { kind: 'user', content: { role: 'user', parts: [{ text: 'Thanks!' }] }, timestamp: at(5) },
-    {
-      kind: 'model',
-      content: { role: 'model', parts: [{ text: 'Welcome.', thoughtSignature: 'c2ln' }] },
-      timestamp: at(6),
-    },
-  ];
 }
 
 /**

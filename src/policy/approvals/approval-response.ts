@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ConfigurationError } from '../errors.js';
-import type { ApprovalRequest } from '../events.js';
+import { ConfigurationError } from '../../errors.js';
+import type { ApprovalRequest } from '../../events.js';
 
 /** A human's answer: run once, run and stop asking for this kind of call in this session, or refuse. */
 export const ApprovalDecision = z.enum(['allow', 'allow_always', 'deny']);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError } from '../errors.js';
-import type { ApprovalRequest } from '../events.js';
+import { ConfigurationError } from '../../errors.js';
+import type { ApprovalRequest } from '../../events.js';
 import {
   createPendingApproval,
   PendingApproval,
   resolvePendingApprovals,
 } from './pending-approvals.js';
-import { argsHash } from './stable-stringify.js';
+import { argsHash } from '../stable-stringify.js';
 
 const request = (callId: string, args: Record<string, unknown>): ApprovalRequest => ({
   callId,

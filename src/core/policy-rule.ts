@@ -87,3 +87,43 @@ export const PolicyRule = z
 export type PolicyRule = z.input<typeof PolicyRule>;
 /** A rule after schema validation (modes normalised to our spelling). */
 export type ParsedPolicyRule = z.output<typeof PolicyRule>;
+
+/** Where a rule comes from and how to weigh it. */
+export interface RuleOrigin {
+  tier: PolicyTier;
+  /** Source label (file path, `Code`, …). */
+  source: string;
+  /** Overrides `tier + priority / 1000` (session "always allow" rules use 3.95). */
+  finalPriority?: number;
+  /** Where the rule sits in its file / list, for error messages. */
+  ruleIndex?: number;
+  /** The file the rule came from, for error messages. */
+  file?: string;
+}
+
+/**
+ * A list of rules with their origin: the rules of one TOML file, of the `policy.rules` option, or the ones a feature
+ * brings (its `policy` part).
+ */
+export interface PolicySource {
+  origin: RuleOrigin;
+  rules: PolicyRule[];
+}
+
+/** Source label of the rules the SDK adds for what the developer passed in code (`tools`, `skills` options). */
+export const SDK_DEFAULT_SOURCE = 'SDK default';
+
+/** The longest regex a rule may carry (`argsPattern`, `commandRegex`), as gemini-cli. */
+export const MAX_RULE_REGEX_LENGTH = 2048;
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * An `argsPattern` that matches calls whose top-level argument `key` is exactly `value`: arguments are matched as
+ * stable-stringified JSON with each top-level `"key":value` wrapped in NUL characters.
+ */
+export function exactArgPattern(key: string, value: unknown): string {
+  return `\\x00${escapeRegex(`${JSON.stringify(key)}:${JSON.stringify(value)}`)}\\x00`;
+}

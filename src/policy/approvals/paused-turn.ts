@@ -1,10 +1,10 @@
 import type { FunctionCall, Part } from '@google/genai';
 import { z } from 'zod';
-import type { ApprovalRequest, ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
-import type { PausedTurn } from '../loop/loop-types.js';
-import { createPendingApproval, PendingApproval } from '../policy/pending-approvals.js';
-import { interruptedToolMessage } from '../sessions/history-from-records.js';
-import { errorResponse } from '../tools/tool-response.js';
+import type { ApprovalRequest, ToolCallRequestInfo, ToolCallResponseInfo } from '../../events.js';
+import type { PausedTurn } from '../../loop/loop-types.js';
+import { createPendingApproval, PendingApproval } from './pending-approvals.js';
+import { interruptedToolMessage } from '../../sessions/history-from-records.js';
+import { errorResponse } from '../../tools/tool-response.js';
 
 /** Version of {@link PausedTurnRecord}, the paused-turn record stored with a session. */
 export const PAUSED_TURN_VERSION = 1;

@@ -1,8 +1,12 @@
-import { SHELL_TOOL_NAME } from './compiled-rule.js';
-import type { PolicyCall } from './policy-engine.js';
-import { MODES_BY_PERMISSIVENESS, type ApprovalMode, type PolicyRule } from './policy-rule.js';
-import { rootCommands } from './shell-check.js';
-import type { ShellParser } from './shell-syntax.js';
+import { SHELL_TOOL_NAME } from '../compiled-rule.js';
+import type { PolicyCall } from '../policy-engine.js';
+import {
+  MODES_BY_PERMISSIVENESS,
+  type ApprovalMode,
+  type PolicyRule,
+} from '../../core/policy-rule.js';
+import { rootCommands } from '../shell-check.js';
+import type { ShellParser } from '../shell-syntax.js';
 
 /** The current mode and every more permissive one (gemini-cli's `modes` for "always" rules). */
 export function modesFrom(mode: ApprovalMode): ApprovalMode[] {

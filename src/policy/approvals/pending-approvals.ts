@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import type { ApprovalRequest } from '../events.js';
-import { ConfigurationError } from '../errors.js';
+import type { ApprovalRequest } from '../../events.js';
+import { ConfigurationError } from '../../errors.js';
 import {
   ApprovalResponse,
   normalizeApprovalResponse,
   userDeniedMessage,
 } from './approval-response.js';
-import { argsHash } from './stable-stringify.js';
+import { argsHash } from '../stable-stringify.js';
 
 /**
  * A call paused for approval, as the session persists it: bound to the sha256 of its arguments at pause time, so

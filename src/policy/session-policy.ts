@@ -1,23 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigurationError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
-import { alwaysAllowRule } from '../policy/always-allow.js';
+import { alwaysAllowRule } from './approvals/always-allow.js';
 import {
   confirmationUnsupportedMessage,
   policyDeniedMessage,
   userDeniedMessage,
   type ApprovalDecision,
-} from '../policy/approval-response.js';
-import { createCommandCheck } from '../policy/command-check.js';
-import type {
-  PolicyCheckResult,
-  PolicyEngine,
-  PolicyExplanation,
-} from '../policy/policy-engine.js';
-import { createPolicyGate, type ApprovalRecord } from '../policy/policy-gate.js';
-import { ApprovalMode, type PolicyRule } from '../policy/policy-rule.js';
-import { SessionRules } from '../policy/session-rules.js';
-import type { ToolGate } from '../tools/tool-gate.js';
+} from './approvals/approval-response.js';
+import { createCommandCheck } from './command-check.js';
+import type { PolicyCheckResult, PolicyEngine, PolicyExplanation } from './policy-engine.js';
+import { createPolicyGate, type ApprovalRecord, type ToolGate } from './policy-gate.js';
+import { ApprovalMode, type PolicyRule } from '../core/policy-rule.js';
+import { SessionRules } from './session-rules.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
 import type { AgentPolicy } from './agent-policy.js';
 
@@ -267,7 +262,7 @@ export class SessionPolicy {
       ...(this.agent.onApproval ? { onApproval: this.agent.onApproval } : {}),
       approvals: this.agent.approvals,
       sessionRules: this.rules,
-      enrichRequest: (check) => this.agent.enrichRequest(check),
+      enrichRequest: (check) => check.tool.approvalDetails?.(check.args),
       onCheck: (check, result) => {
         this.kinds.set(check.tool.name, check.tool.kind);
         this.recordCheck(result, {

@@ -1,20 +1,20 @@
 import type { FunctionCall } from '@google/genai';
-import { ConfigurationError, InternalError } from '../errors.js';
-import type { ApprovalRequest, ToolCallResponseInfo } from '../events.js';
-import type { ApprovalDecision, LoopStart, PausedTurn } from '../loop/loop-types.js';
+import { ConfigurationError, InternalError } from '../../errors.js';
+import type { ApprovalRequest, ToolCallResponseInfo } from '../../events.js';
+import type { ApprovalOutcome, LoopStart, PausedTurn } from '../../loop/loop-types.js';
 import {
   normalizeApprovalResponse,
-  type ApprovalDecision as HumanDecision,
+  type ApprovalDecision,
   type ApprovalResponse,
-} from '../policy/approval-response.js';
+} from './approval-response.js';
 import {
   resolvePendingApprovals,
   type ApprovalResolution,
   type ResolvedApproval,
-} from '../policy/pending-approvals.js';
-import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
-import { errorResponse } from '../tools/tool-response.js';
-import type { AgentTool } from '../core/agent-tool.js';
+} from './pending-approvals.js';
+import type { ToolCallOutcome } from '../../tools/tool-scheduler.js';
+import { errorResponse } from '../../tools/tool-response.js';
+import type { AgentTool } from '../../core/agent-tool.js';
 import { heldCallRequest, type PausedCall, type PausedTurnRecord } from './paused-turn.js';
 
 /**
@@ -22,7 +22,7 @@ import { heldCallRequest, type PausedCall, type PausedTurnRecord } from './pause
  * `'allow_always'`, `'deny'` or `{ decision, message }`, optionally with the `argsHash` the human saw; the
  * earlier `{ callId, outcome: 'allow' | 'deny', message? }` form is accepted too.
  */
-export type SessionApprovalDecision = ApprovalResolution | ApprovalDecision;
+export type SessionApprovalDecision = ApprovalResolution | ApprovalOutcome;
 
 /** What the model is told about a held call that got no decision in `resolveApprovals`. */
 export const NO_DECISION_MESSAGE = 'Tool execution denied: no decision was given for this call.';
@@ -41,7 +41,7 @@ export interface PauseResolution {
    */
   verdicts: Array<{
     request: ApprovalRequest;
-    decision: HumanDecision;
+    decision: ApprovalDecision;
     message?: string;
     /** True when the human gave no decision for the call (it is denied by default). */
     undecided?: true;
@@ -136,7 +136,7 @@ export function resolvePause(input: ResolvePauseInput): PauseResolution {
   const outcomes: ToolCallOutcome[] = [];
   const decided: PausedCall[] = [];
   const denied: ToolCallResponseInfo[] = [];
-  const allowed: ApprovalDecision[] = [];
+  const allowed: ApprovalOutcome[] = [];
   for (const call of record.calls) {
     if (call.state === 'done') {
       outcomes.push({ kind: 'done', response: call.response });

@@ -1,9 +1,9 @@
 import type { Content } from '@google/genai';
-import { ConfigurationError } from '../errors.js';
-import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
-import type { ConversationHistory } from '../loop/conversation-history.js';
-import type { LoopOutcome, PausedTurn } from '../loop/loop-types.js';
-import type { AgentTool } from '../core/agent-tool.js';
+import { ConfigurationError } from '../../errors.js';
+import type { ApprovalRequest, ToolCallResponseInfo } from '../../events.js';
+import type { PausedTurn } from '../../loop/loop-types.js';
+import type { AgentTool } from '../../core/agent-tool.js';
+import type { ConversationHistory } from '../../loop/conversation-history.js';
 import {
   resolvePause,
   type PauseResolution,
@@ -17,7 +17,7 @@ import {
   pendingRequests,
   type PausedTurnRecord,
 } from './paused-turn.js';
-import type { PausedTurnData, SessionLog } from '../core/session-log.js';
+import type { PausedTurnData, SessionLog } from '../../core/session-log.js';
 
 /** `resolveApprovals` with nothing waiting. */
 export function noPendingApprovals(): ConfigurationError {
@@ -39,8 +39,8 @@ export interface ResolveContext {
 
 /**
  * A session's durable approvals: the model turn held for approvals, stored with the session so that it survives
- * the session object and the process. The turn is stored before `approval_required` is announced; decisions are
- * stored before any approved tool runs; the turn's results clear it in the same write.
+ * the session object and the process. The turn is stored (`commit`) before `approval_required` is announced;
+ * decisions are stored before any approved tool runs; the turn's results clear it in the same write.
  */
 export class SessionPause {
   private record: PausedTurnRecord | undefined;
@@ -95,43 +95,6 @@ export class SessionPause {
     await log.append({ kind: 'tool_results', content, timestamp, responses: closing });
   }
 
-  /**
-   * Passes the loop's events through; when the loop pauses, the paused turn is stored before the
-   * `approval_required` event is yielded, so a consumer that stops at that event (or a process that exits then)
-   * leaves it stored.
-   */
-  async *storeBeforeAnnouncing(
-    loop: AsyncGenerator<ServerGeminiStreamEvent, LoopOutcome>,
-    log: SessionLog,
-  ): AsyncGenerator<ServerGeminiStreamEvent, LoopOutcome> {
-    let finished = false;
-    try {
-      let step = await loop.next();
-      while (!step.done) {
-        const event = step.value;
-        if (event.type === 'approval_required') {
-          // The loop returns right after announcing the pause: take its outcome first.
-          const after = await loop.next();
-          if (after.done) {
-            finished = true;
-            if (after.value.kind === 'paused') await this.store(after.value.paused, log);
-            yield event;
-            return after.value;
-          }
-          yield event;
-          step = after;
-          continue;
-        }
-        yield event;
-        step = await loop.next();
-      }
-      finished = true;
-      return step.value;
-    } finally {
-      if (!finished) await loop.return({ kind: 'cancelled' });
-    }
-  }
-
   /** For a new prompt: the paused turn to answer first (its held calls did not run). Forgets the pause. */
   abandon(history: readonly Content[], sessionId: string): PausedTurn | undefined {
     const { record, live } = this;
@@ -183,7 +146,11 @@ export class SessionPause {
     return resolution;
   }
 
-  private async store(paused: PausedTurn, log: SessionLog): Promise<void> {
+  /**
+   * Stores a turn the loop just held for approvals (the loop awaits it before announcing `approval_required`, so
+   * a consumer that stops at that event, or a process that exits then, leaves it stored).
+   */
+  async commit(paused: PausedTurn, log: SessionLog): Promise<void> {
     const record = pausedTurnRecord(paused, new Date());
     await log.savePausedTurn(record);
     this.record = record;

@@ -1,0 +1,207 @@
+import type { AgentTool } from '../core/agent-tool.js';
+import type { Feature } from '../core/feature.js';
+import { SDK_DEFAULT_SOURCE, type PolicySource } from '../core/policy-rule.js';
+import type { AnyTool } from '../core/tool-definition.js';
+import { ConfigurationError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { createPolicyFeature, type PolicyFeature } from '../policy/policy-feature.js';
+import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js';
+import type { LoadedSettings } from '../settings/load-settings.js';
+import type { SkillReference } from '../skills/skill-reference.js';
+import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
+import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
+import { toAgentTools } from '../tools/tool-provider.js';
+import type { GeminiCliAgentOptions } from './agent-options.js';
+import { settingsPolicyFiles } from './agent-settings.js';
+
+/**
+ * Priority (inside the `default` tier) of the rule that lets the `tools` option's tools run: below every rule that
+ * names a gemini-cli tool (10 and up), so a custom tool that takes a built-in tool's name is decided like it, and
+ * below plan mode's deny (40), so plan mode stays read-only.
+ */
+export const CUSTOM_TOOLS_PRIORITY = 5;
+
+/** An agent's features, in order, with the two whose objects back public API (`agent.skills()`, `session.policy`). */
+export interface AgentFeatures {
+  /** Built-in tools, the `tools` option, skills, the `features` option, then the policy (it decides last). */
+  features: readonly Feature[];
+  skills: SkillsFeature;
+  policy: PolicyFeature;
+}
+
+const FEATURE_PARTS = [
+  'initialize',
+  'dispose',
+  'interceptTurn',
+  'interceptModel',
+  'interceptToolDecision',
+  'interceptTool',
+] as const;
+
+/**
+ * Checks the `features` option: an array of objects with a `name`, whose parts have the right types.
+ *
+ * @throws ConfigurationError naming the feature and the part.
+ */
+export function validateFeatures(value: unknown): Feature[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) {
+    throw new ConfigurationError('The features option must be an array of Feature objects.');
+  }
+  return value.map((feature: unknown, index) => {
+    if (typeof feature !== 'object' || feature === null) {
+      throw new ConfigurationError(`features[${index}] must be a Feature object ({ name, ... }).`);
+    }
+    const f = feature as Record<string, unknown>;
+    const label = typeof f['name'] === 'string' ? `Feature "${f['name']}"` : `features[${index}]`;
+    if (typeof f['name'] !== 'string' || f['name'] === '') {
+      throw new ConfigurationError(`${label} needs a non-empty name.`);
+    }
+    for (const part of FEATURE_PARTS) {
+      if (f[part] !== undefined && typeof f[part] !== 'function') {
+        throw new ConfigurationError(`${label}: ${part} must be a function.`);
+      }
+    }
+    const { tools, systemSection, policy } = f;
+    if (tools !== undefined && !Array.isArray(tools) && typeof tools !== 'function') {
+      throw new ConfigurationError(`${label}: tools must be an array of tools or a function.`);
+    }
+    if (systemSection !== undefined && !['string', 'function'].includes(typeof systemSection)) {
+      throw new ConfigurationError(`${label}: systemSection must be a string or a function.`);
+    }
+    if (policy !== undefined && !Array.isArray(policy) && typeof policy !== 'function') {
+      throw new ConfigurationError(
+        `${label}: policy must be an array of rule sources or a function.`,
+      );
+    }
+    return feature as Feature;
+  });
+}
+
+function validateSkillReferences(skills: GeminiCliAgentOptions['skills']): SkillReference[] {
+  if (skills === undefined) return [];
+  const valid =
+    Array.isArray(skills) &&
+    skills.every(
+      (ref: unknown) =>
+        typeof ref === 'object' &&
+        ref !== null &&
+        ((ref as { type?: unknown }).type === 'dir' ||
+          (ref as { type?: unknown }).type === 'root') &&
+        typeof (ref as { path?: unknown }).path === 'string',
+    );
+  if (!valid) {
+    throw new ConfigurationError(
+      'The skills option must be an array of skill references made with skillDir(path).',
+    );
+  }
+  return [...skills];
+}
+
+/**
+ * gemini-cli registers a built-in tool only when `tools.core` (if set) names it and `tools.exclude` does not.
+ */
+function filterBuiltinTools(
+  tools: AgentTool[],
+  core: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): AgentTool[] {
+  const allowed = core === undefined ? undefined : toolNamesOf(core);
+  const excluded = toolNamesOf(exclude ?? []);
+  return tools.filter(
+    (t) => (allowed === undefined || allowed.has(t.name)) && !excluded.has(t.name),
+  );
+}
+
+/** The `tools` option as a feature: the tools, and the `SDK default` rule that lets them run (D4). */
+function customToolsFeature(tools: readonly AnyTool[]): { feature: Feature; names: string[] } {
+  const adapted = toAgentTools(tools);
+  const names = adapted.map((t) => t.name);
+  const policy: PolicySource[] =
+    names.length === 0
+      ? []
+      : [
+          {
+            origin: { tier: 'default', source: SDK_DEFAULT_SOURCE },
+            rules: [
+              {
+                name: 'tools option (runs as in the reference SDK)',
+                toolName: names,
+                decision: 'allow',
+                priority: CUSTOM_TOOLS_PRIORITY,
+              },
+            ],
+          },
+        ];
+  return { feature: { name: 'tools option', tools: adapted, policy }, names };
+}
+
+/** The features' `policy` parts (all but the policy's own), in feature order. */
+async function featureSources(
+  features: readonly Feature[],
+  signal: AbortSignal | undefined,
+): Promise<PolicySource[]> {
+  const sources: PolicySource[] = [];
+  for (const feature of features) {
+    const part = feature.policy;
+    if (part === undefined) continue;
+    sources.push(...(typeof part === 'function' ? await part.call(feature, signal) : part));
+  }
+  return sources;
+}
+
+/**
+ * Builds an agent's features from its options: gemini-cli's built-in tools, the `tools` option, skills, the
+ * `features` option as given, and the policy last (it decides after every other decision interceptor).
+ *
+ * @throws ConfigurationError for a bad `skills`, `features`, `policy`, `onApproval` or `approvals` option.
+ */
+export function createAgentFeatures(
+  options: GeminiCliAgentOptions,
+  context: { cwd: string; logger: Logger; settings: LoadedSettings },
+): AgentFeatures {
+  const merged = context.settings.merged;
+  const skills = createSkillsFeature({
+    cwd: context.cwd,
+    references: validateSkillReferences(options.skills),
+    ...(options.skillDiscovery === undefined ? {} : { discovery: options.skillDiscovery }),
+    trusted: context.settings.trust.trusted,
+    logger: context.logger,
+  });
+  const builtin: Feature = {
+    name: 'built-in tools',
+    tools: filterBuiltinTools(
+      createBuiltinTools(options.builtinTools ?? 'all'),
+      merged.tools?.core,
+      merged.tools?.exclude,
+    ),
+  };
+  const custom = customToolsFeature(options.tools ?? []);
+  const others: Feature[] = [
+    builtin,
+    custom.feature,
+    skills,
+    ...validateFeatures(options.features),
+  ];
+  const toolKinds = new Map<string, string>();
+  for (const feature of others) {
+    if (!Array.isArray(feature.tools)) continue;
+    for (const t of toAgentTools(feature.tools)) toolKinds.set(t.name, t.kind);
+  }
+  const defaultMode = merged.general?.defaultApprovalMode;
+  const policy = createPolicyFeature({
+    policy:
+      options.policy?.mode === undefined && defaultMode !== undefined && defaultMode !== 'default'
+        ? { ...options.policy, mode: defaultMode }
+        : options.policy,
+    settingsSources: settingsPolicySources(merged, { customToolNames: custom.names }),
+    settingsFiles: settingsPolicyFiles(options.settings, merged, context.cwd, context.logger),
+    onApproval: options.onApproval,
+    approvals: options.approvals,
+    cwd: context.cwd,
+    logger: context.logger,
+    sources: (signal) => featureSources(others, signal),
+    toolKinds,
+  });
+  return { features: [...others, policy], skills, policy };
+}

@@ -1,0 +1,78 @@
+import {
+  createSessionContext,
+  type AgentHandle,
+  type SessionContext,
+  type SessionHandle,
+} from '../core/session-context.js';
+import { addUsage, type TokenUsage } from '../core/usage.js';
+import type { EventPump } from '../loop/event-pump.js';
+import type { LoopEnvironment } from '../loop/loop-types.js';
+import type { TurnControl } from '../loop/turn-control.js';
+import type { SessionPause } from '../policy/approvals/session-pause.js';
+import type { AgentServices } from './agent-services.js';
+import { prepareModelCall } from './prepare-model-call.js';
+import type { SessionModel } from './session-model.js';
+import type { SessionState } from './session-state.js';
+
+/** The session as its context shows it: itself, and its agent. */
+type OwnSession = SessionHandle & { readonly agent: AgentHandle };
+
+/** A fresh context for tools, providers and interceptors of a session; its `signal` is the given one. */
+export function sessionContext(
+  session: OwnSession,
+  state: SessionState,
+  signal: AbortSignal,
+): SessionContext {
+  return createSessionContext(
+    {
+      sessionId: session.id,
+      history: state.history.view(),
+      cwd: state.workspace.cwd,
+      fs: state.workspace.fs,
+      shell: state.workspace.shell,
+      agent: session.agent,
+      session,
+    },
+    signal,
+  );
+}
+
+/** What one loop run of a session needs besides its state. */
+export interface LoopRunParts {
+  session: OwnSession;
+  services: AgentServices;
+  state: SessionState;
+  pause: SessionPause;
+  pump: EventPump;
+  control: TurnControl;
+  /** The session's running usage total (added to in place). */
+  usage: TokenUsage;
+  /** The session's model choice: the id this run sends, announced (`model_info`) once per change. */
+  model: SessionModel;
+}
+
+/** The loop's view of a session for one run: history and log, the features' chains, limits, events. */
+export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
+  const { session, services, state, pause } = parts;
+  return {
+    sessionId: session.id,
+    modelName: parts.model.id,
+    ...(services.generationConfig ? { generationConfig: services.generationConfig } : {}),
+    history: state.history,
+    commit: async (entry) => {
+      state.history.push(entry.content);
+      await state.log.append(entry);
+    },
+    commitPause: (paused) => pause.commit(paused, state.log),
+    prepare: (ctx) => prepareModelCall(services, ctx),
+    contextFor: (signal) => sessionContext(session, state, signal),
+    chains: { callModel: state.callModel, ...services.chains.tools },
+    control: parts.control,
+    limits: services.limits,
+    streamRetry: services.streamRetry,
+    logger: services.logger,
+    onUsage: (usage) => addUsage(parts.usage, usage),
+    takeModelInfo: () => parts.model.takeAnnouncement(),
+    pump: parts.pump,
+  };
+}

@@ -1,0 +1,125 @@
+import type { Part } from '@google/genai';
+import type { FeatureDispose } from '../core/feature.js';
+import type { AgentHandle, SessionHandle } from '../core/session-context.js';
+import type { SessionLog } from '../core/session-log.js';
+import { SessionError } from '../errors.js';
+import type { ServerGeminiStreamEvent } from '../events.js';
+import { ConversationHistory } from '../loop/conversation-history.js';
+import type { LoopChains, LoopStart } from '../loop/loop-types.js';
+import type { SessionPause } from '../policy/approvals/session-pause.js';
+import type { SessionPolicy } from '../policy/session-policy.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { AgentServices } from './agent-services.js';
+import { openSessionLog } from './open-session-log.js';
+import type { LeaseHolder } from './open-sessions.js';
+import { runTeardowns } from './teardown.js';
+
+/** How the first loop run of a turn starts (later runs, retries of a turn interceptor, start from a prompt). */
+export type FirstStart = (
+  state: SessionState,
+  prompt: Part[] | undefined,
+) => Promise<{ start: LoopStart; events?: ServerGeminiStreamEvent[] }>;
+
+/** What an initialized session works with. */
+export interface SessionState {
+  history: ConversationHistory;
+  log: SessionLog;
+  workspace: Workspace;
+  /** The features' model interceptors around this session's model. */
+  callModel: LoopChains['callModel'];
+  /** What the features' `initialize` returned, in feature order (run in reverse on close). */
+  disposes: FeatureDispose[];
+}
+
+/** What {@link createSessionState} needs from the session. */
+export interface SessionStateInput {
+  services: AgentServices;
+  session: SessionHandle & LeaseHolder;
+  agent: AgentHandle;
+  policy: SessionPolicy;
+  /** The session's durable approvals for the log it opened (a continued session brings its paused turn). */
+  pauseFor(log: SessionLog): SessionPause;
+  /** The log of a resumed (or forked) session, opened already. */
+  preopenedLog: SessionLog | undefined;
+  /** The caller chose the id (`agent.session({ sessionId })`): a stored session of that id is continued. */
+  chosenId: boolean;
+  /** Puts an event into the session's stream (the running one, or the next). */
+  emit(event: ServerGeminiStreamEvent): void;
+  signal: AbortSignal | undefined;
+}
+
+/** A prompt's start: a turn still waiting for approvals is answered first (its held calls did not run). */
+export function promptStart(
+  pause: SessionPause,
+  state: SessionState,
+  sessionId: string,
+  parts: Part[],
+): LoopStart {
+  const abandoned = pause.abandon(state.history.view(), sessionId);
+  return { kind: 'prompt', parts, ...(abandoned ? { abandoned } : {}) };
+}
+
+/** The error for using a closed session. */
+export function sessionClosedError(sessionId: string): SessionError {
+  return new SessionError(
+    `Session ${sessionId} is closed. Continue it with the session returned by agent.resumeSession(` +
+      `${JSON.stringify(sessionId)}).`,
+    { code: 'SESSION_CLOSED' },
+  );
+}
+
+/**
+ * Initializes a session: the policy engine (a bad policy file fails first, before anything is opened), the
+ * workspace, the model, the log (taking the lease), the stored history (closing a turn whose process died while
+ * its approved tools ran), then every feature's `initialize` in order. On failure, what was set up is undone: the
+ * features initialized so far are disposed, and a new session gives its lease back.
+ */
+export async function createSessionState(input: SessionStateInput): Promise<SessionState> {
+  const { services, session, policy } = input;
+  await policy.engine(input.signal);
+  const workspace = services.createWorkspace(policy.commandCheck);
+  const model = await services.createModel({
+    sessionId: session.id,
+    onRetry: (value) => input.emit({ type: 'retry', value }),
+  });
+  const opened =
+    input.preopenedLog === undefined
+      ? await openSessionLog(services, session.id, { chosenId: input.chosenId, cwd: workspace.cwd })
+      : { log: input.preopenedLog, resumed: true };
+  const { log } = opened;
+  const pause = input.pauseFor(log);
+  services.openSessions.add(session);
+  const disposes: FeatureDispose[] = [];
+  try {
+    const history = new ConversationHistory(log.history);
+    await pause.closeUnfinished(history, log, session.id);
+    for (const feature of services.features) {
+      if (feature.initialize === undefined) continue;
+      const dispose = await feature.initialize({
+        sessionId: session.id,
+        session,
+        agent: input.agent,
+        resumed: opened.resumed,
+        workspace,
+        logger: services.logger,
+        signal: input.signal,
+        emit: input.emit,
+      });
+      if (typeof dispose === 'function') disposes.push(dispose);
+    }
+    return { history, log, workspace, callModel: services.chains.modelChain(model), disposes };
+  } catch (error) {
+    await runTeardowns(disposes, `Session ${session.id}`).catch((disposeError: unknown) =>
+      services.logger.warn('feature teardown failed after a failed initialization', {
+        sessionId: session.id,
+        error: String(disposeError),
+      }),
+    );
+    if (input.preopenedLog === undefined) {
+      // A new session that failed to initialize gives its lease back (a resumed one keeps it until close()).
+      services.openSessions.remove(session);
+      await log.close();
+    }
+    throw error;
+  }
+}
