@@ -33,7 +33,16 @@ export const LAYERS: readonly Layer[] = [
   { name: 'loop', members: ['loop/'] },
   {
     name: 'features',
-    members: ['skills/', 'policy/', 'tools/builtin/', 'hooks/', 'mcp/', 'subagents/', 'telemetry/'],
+    members: [
+      'skills/',
+      'policy/',
+      'tools/builtin/',
+      'memory/',
+      'hooks/',
+      'mcp/',
+      'subagents/',
+      'telemetry/',
+    ],
   },
   { name: 'agent', members: ['agent/'] },
   // Protocol servers built on the agent that the root entry exports (loading their protocol SDK lazily).

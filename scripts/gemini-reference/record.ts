@@ -118,5 +118,6 @@ function cleanStderr(text: string): string {
       (line) => !/^Warning: (Basic terminal detected|256-color support not detected)/.test(line),
     )
     .filter((line) => line !== 'Ripgrep is not available. Falling back to GrepTool.')
+    .filter((line) => !line.startsWith('[STARTUP] '))
     .join('\n');
 }

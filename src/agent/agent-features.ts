@@ -9,7 +9,10 @@ import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js'
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
-import { createBuiltinTools } from '../tools/builtin/create-builtin-tools.js';
+import {
+  createBuiltinTools,
+  DEFAULT_BUILTIN_TOOLS,
+} from '../tools/builtin/create-builtin-tools.js';
 import { toAgentTools } from '../tools/tool-provider.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { settingsPolicyFiles } from './agent-settings.js';
@@ -171,7 +174,7 @@ export function createAgentFeatures(
   const builtin: Feature = {
     name: 'built-in tools',
     tools: filterBuiltinTools(
-      createBuiltinTools(options.builtinTools ?? 'all'),
+      createBuiltinTools(options.builtinTools ?? DEFAULT_BUILTIN_TOOLS),
       merged.tools?.core,
       merged.tools?.exclude,
     ),

@@ -49,8 +49,10 @@ export interface GeminiCliAgentOptions {
   /** Custom tools made with `tool()`, or any `AgentTool`. */
   tools?: AnyTool[];
   /**
-   * gemini-cli's built-in tools to offer (`read_file`, `write_file`, `run_shell_command`, …): `'all'` (default),
-   * `'read-only'`, a list of names, or `false`. Edits and shell commands still pass the policy.
+   * gemini-cli's built-in tools to offer (`read_file`, `write_file`, `run_shell_command`, …): by default the ones
+   * gemini-cli 0.61 offers (every built-in but `read_many_files`); `'all'`, `'read-only'`, a list of names, or
+   * `false`. Edits and shell commands still pass the policy, and a tool the policy would refuse whatever its
+   * arguments is not offered (settings `tools.core` / `tools.exclude` filter them too).
    */
   builtinTools?: BuiltinToolSelection;
   /**
@@ -79,6 +81,18 @@ export interface GeminiCliAgentOptions {
    * settings (docs/configuration.md lists the keys that are honoured).
    */
   settings?: false | AgentSettingsOptions;
+  /**
+   * Load gemini-cli's context files (default `true`): `~/.gemini/GEMINI.md` into the system prompt and, in a
+   * trusted folder, the workspace's `GEMINI.md` files (from the project root down to `cwd`; names from
+   * `context.fileName`) into the first turn, with their `@path` imports. `false` loads none.
+   */
+  memory?: boolean;
+  /**
+   * Start each session's first user turn with gemini-cli's `<session_context>` (date, OS, the project's temp
+   * folder, the workspace folders and their trees, the workspace's context files). Default `true`. It is sent,
+   * not stored in the history.
+   */
+  sessionContext?: boolean;
   /** Gemini model id or alias (default: `model.name` from the settings, else `gemini-2.5-pro`). */
   model?: string;
   /** Working directory of the sessions (default `process.cwd()`); tools' `ctx.fs` / `ctx.shell` stay inside. */
@@ -120,7 +134,11 @@ export interface GeminiCliAgentOptions {
   contentGenerator?: ContentGenerator;
   /** Retry settings for model calls, or `false` to disable retries. */
   retry?: RetryOptions | false;
-  /** Extra generation settings (temperature, thinkingConfig, …) merged into every request. */
+  /**
+   * Generation settings (temperature, thinkingConfig, …) over gemini-cli's defaults for the model (`temperature
+   * 1, topP 0.95, topK 64`, thoughts included, `thinkingBudget 8192` for 2.5 models or `thinkingLevel HIGH` for
+   * 3 models); `thinkingConfig` merges key by key.
+   */
   generationConfig?: Omit<GenerateContentConfig, 'systemInstruction' | 'tools' | 'abortSignal'>;
   /** Turn and time limits. */
   limits?: AgentLimits;

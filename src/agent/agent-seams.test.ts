@@ -64,6 +64,8 @@ describe('seams', () => {
       instructions: 'Be brief.',
       systemPrompt: 'none',
       features,
+      // A feature's tool follows the policy like any other: headless, only an allowed one is offered.
+      policy: { rules: [{ toolName: 'echo', decision: 'allow' }] },
     });
     await drain(session.sendStream('go'));
     expect(model.generateRequests.map((r) => r.config?.systemInstruction)).toEqual([

@@ -18,6 +18,9 @@ import { authSettingsOf } from './agent-auth.js';
 import { createAgentFeatures } from './agent-features.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentPersistence, validateApprovalTtl } from './agent-persistence.js';
+import { chatGenerationConfig } from '../model/generation-defaults.js';
+import { geminiHome } from '../settings/settings-paths.js';
+import { loadSessionPreamble, type SessionPreamble } from './session-preamble.js';
 import {
   loadAgentSettings,
   settingsIncludeDirectories,
@@ -76,6 +79,8 @@ export interface AgentServices {
   cwd: string;
   /** gemini-cli's settings files, merged, and the folder trust (features read their keys here). */
   settings: LoadedSettings;
+  /** A session's context files and `<session_context>`, loaded when it initializes. */
+  loadPreamble(workspace: Workspace): Promise<SessionPreamble>;
 }
 
 /**
@@ -100,10 +105,11 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   const merged = settings.merged;
   const authCache = new AuthCache();
   const { features, skills, policy } = createAgentFeatures(options, { cwd, logger, settings });
+  const modelName = resolveModel(options.model ?? merged.model?.name);
   return {
     instructions,
     systemPrompt: validateSystemPrompt(options.systemPrompt),
-    modelName: resolveModel(options.model ?? merged.model?.name),
+    modelName,
     createModel: (hooks) => createModelFor(options, logger, hooks, { settings, authCache }),
     features,
     chains: composeFeatures(features),
@@ -131,10 +137,25 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
       maxTurns: options.limits?.maxTurns ?? settingsMaxTurns(merged),
     }),
     streamRetry: streamRetryFrom(options.retry),
-    generationConfig: options.generationConfig,
+    generationConfig: chatGenerationConfig(modelName, options.generationConfig),
     logger,
     cwd,
     settings,
+    loadPreamble: (workspace) =>
+      loadSessionPreamble(
+        {
+          memory: options.memory ?? true,
+          sessionContext: options.sessionContext ?? true,
+          trusted: settings.trust.trusted,
+          fileNames: merged.context?.fileName,
+          boundaryMarkers: merged.context?.memoryBoundaryMarkers,
+          importFormat: merged.context?.importFormat,
+          includeDirectoryTree: merged.context?.includeDirectoryTree,
+          home: geminiHome(),
+        },
+        workspace,
+        logger,
+      ),
   };
 }
 

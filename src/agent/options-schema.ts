@@ -156,6 +156,8 @@ export const OPTION_SCHEMAS = {
     .optional(),
   trustWorkspace: bool().optional(),
   settings: z.unknown().optional(),
+  memory: bool().optional(),
+  sessionContext: bool().optional(),
   model: nonEmptyStr().optional(),
   cwd: nonEmptyStr('a directory path').optional(),
   includeDirectories: z

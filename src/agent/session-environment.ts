@@ -9,6 +9,7 @@ import type { EventPump } from '../loop/event-pump.js';
 import type { LoopEnvironment } from '../loop/loop-types.js';
 import type { TurnControl } from '../loop/turn-control.js';
 import type { SessionPause } from '../policy/approvals/session-pause.js';
+import type { SessionPolicy } from '../policy/session-policy.js';
 import type { AgentServices } from './agent-services.js';
 import { prepareModelCall } from './prepare-model-call.js';
 import type { SessionModel } from './session-model.js';
@@ -49,6 +50,8 @@ export interface LoopRunParts {
   usage: TokenUsage;
   /** The session's model choice: the id this run sends, announced (`model_info`) once per change. */
   model: SessionModel;
+  /** The session's policy: it decides which tools the model is offered. */
+  policy: Pick<SessionPolicy, 'offered'>;
 }
 
 /** The loop's view of a session for one run: history and log, the features' chains, limits, events. */
@@ -64,7 +67,11 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
       await state.log.append(entry);
     },
     commitPause: (paused) => pause.commit(paused, state.log),
-    prepare: (ctx) => prepareModelCall(services, ctx),
+    prepare: (ctx) =>
+      prepareModelCall(services, ctx, {
+        preamble: state.preamble,
+        offered: (tools, signal) => parts.policy.offered(tools, signal),
+      }),
     contextFor: (signal) => sessionContext(session, state, signal),
     chains: { callModel: state.callModel, ...services.chains.tools },
     control: parts.control,

@@ -37,7 +37,7 @@ describe('session.setModel', () => {
     ]);
     expect(second.events).toContainEqual({ type: 'model_info', value: 'gemini-2.5-flash' });
     session.setModel('auto');
-    expect(session.model).toBe('gemini-2.5-pro');
+    expect(session.model).toBe('gemini-3.1-pro-preview');
     expect(() => session.setModel('  ')).toThrow(ConfigurationError);
   });
 });

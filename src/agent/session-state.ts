@@ -13,6 +13,7 @@ import type { AgentServices } from './agent-services.js';
 import { openSessionLog } from './open-session-log.js';
 import type { LeaseHolder } from './open-sessions.js';
 import { runTeardowns } from './teardown.js';
+import type { SessionPreamble } from './session-preamble.js';
 
 /** How the first loop run of a turn starts (later runs, retries of a turn interceptor, start from a prompt). */
 export type FirstStart = (
@@ -29,6 +30,8 @@ export interface SessionState {
   callModel: LoopChains['callModel'];
   /** What the features' `initialize` returned, in feature order (run in reverse on close). */
   disposes: FeatureDispose[];
+  /** The session's context files and `<session_context>`. */
+  preamble: SessionPreamble;
 }
 
 /** What {@link createSessionState} needs from the session. */
@@ -107,7 +110,9 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
       });
       if (typeof dispose === 'function') disposes.push(dispose);
     }
-    return { history, log, workspace, callModel: services.chains.modelChain(model), disposes };
+    const preamble = await services.loadPreamble(workspace);
+    const callModel = services.chains.modelChain(model);
+    return { history, log, workspace, callModel, disposes, preamble };
   } catch (error) {
     await runTeardowns(disposes, `Session ${session.id}`).catch((disposeError: unknown) =>
       services.logger.warn('feature teardown failed after a failed initialization', {

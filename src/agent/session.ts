@@ -339,6 +339,7 @@ export class GeminiCliSession implements SessionHandle {
       control,
       usage,
       model,
+      policy: this.policy,
     });
     yield* runAgentLoop(env, begin.start, turn.signal);
   }

@@ -20,16 +20,34 @@ describe('buildSystemPrompt', () => {
     );
   });
 
-  it('memory tiers are rendered in gemini-cli order; the instructions follow them in their own tag', () => {
+  it("global memory alone is gemini-cli 0.61's string form; the instructions follow it in their own tag", () => {
     const prompt = buildSystemPrompt({
       instructions: 'Be brief.',
-      memory: { project: ' Use pnpm. ', global: 'I like tabs.', extension: '' },
+      memory: {
+        global:
+          '--- Context from: /h/.gemini/GEMINI.md ---\nI like tabs.\n--- End of Context from: /h/.gemini/GEMINI.md ---',
+      },
       contextFileNames: ['GEMINI.md', 'AGENTS.md'],
     });
     expect(prompt).toContain('# Contextual Instructions (GEMINI.md, AGENTS.md)\n');
     expect(
       prompt?.endsWith(
-        '<loaded_context>\n<global_context>\nI like tabs.\n</global_context>\n' +
+        '\n\n<loaded_context>\n--- Context from: /h/.gemini/GEMINI.md ---\nI like tabs.\n' +
+          '--- End of Context from: /h/.gemini/GEMINI.md ---\n' +
+          '<application_instructions>\nBe brief.\n</application_instructions>\n</loaded_context>',
+      ),
+    ).toBe(true);
+  });
+
+  it('more tiers: the hierarchical form in gemini-cli order; the instructions follow them in their own tag', () => {
+    const prompt = buildSystemPrompt({
+      instructions: 'Be brief.',
+      memory: { project: ' Use pnpm. ', global: 'I like tabs.', extension: '' },
+    });
+    expect(prompt).not.toContain('# Contextual Instructions');
+    expect(
+      prompt?.endsWith(
+        '\n\n---\n\n<loaded_context>\n<global_context>\nI like tabs.\n</global_context>\n' +
           '<project_context>\nUse pnpm.\n</project_context>\n' +
           '<application_instructions>\nBe brief.\n</application_instructions>\n</loaded_context>',
       ),

@@ -62,32 +62,46 @@ export function validateSystemPrompt(value: unknown): SystemPromptOption {
 
 /**
  * Builds the system prompt of one model call. With `'default'` (or a custom base prompt): the base prompt, the
- * feature sections, our guidelines (default only), then the context block — a `# Contextual Instructions
- * (GEMINI.md)` heading and `<loaded_context>` holding the memory tiers and the instructions. When only
- * instructions are present the block holds them as gemini-cli holds a plain GEMINI.md string:
- * `<loaded_context>\n<instructions>\n</loaded_context>`. With `'none'`: the sections, the memory tiers and the
- * instructions verbatim, nothing else. Returns undefined when there is nothing at all (the request then carries no
- * `systemInstruction`).
+ * feature sections, our guidelines (default only), then the context block as gemini-cli 0.61 renders it. Global
+ * memory alone (the usual case) is gemini-cli's string form: a `# Contextual Instructions (GEMINI.md)` heading and
+ * `<loaded_context>` holding the files; with other tiers (private project memory, …) it is the hierarchical form
+ * `---` + `<loaded_context>` with one tag per tier. The instructions follow the memory in
+ * `<application_instructions>`; alone they fill `<loaded_context>` as a plain GEMINI.md string would. With
+ * `'none'`: the sections, the memory and the instructions verbatim, nothing else. Returns undefined when there is
+ * nothing at all (the request then carries no `systemInstruction`).
  */
 export function buildSystemPrompt(input: SystemPromptInput): string | undefined {
   const option = input.systemPrompt ?? 'default';
   const sections = (input.sections ?? []).filter(isText);
   const instructions = isText(input.instructions) ? input.instructions : undefined;
-  const tiers = MEMORY_TIERS.flatMap(([key, tag]) => {
-    const text = input.memory?.[key];
-    return isText(text) ? [`<${tag}>\n${text.trim()}\n</${tag}>`] : [];
-  });
+  const memory = input.memory ?? {};
+  const hierarchical = MEMORY_TIERS.some(([key]) => key !== 'global' && isText(memory[key]));
+  const tiers = hierarchical
+    ? MEMORY_TIERS.flatMap(([key, tag]) => {
+        const text = memory[key];
+        if (!isText(text)) return [];
+        const body =
+          key === 'userProjectMemory'
+            ? `--- Private Project Memory Index (private, not committed to repo) ---\n${text.trim()}\n--- End Private Project Memory Index ---`
+            : text.trim();
+        return [`<${tag}>\n${body}\n</${tag}>`];
+      })
+    : isText(memory.global)
+      ? [memory.global.trim()]
+      : [];
   if (option === 'none') return joinPieces([...sections, ...tiers, instructions]);
   const base =
     option === 'default' ? [CORE_PREAMBLE, ...sections, CORE_GUIDELINES] : [option, ...sections];
-  const context =
-    tiers.length > 0 ? [...tiers, ...(instructions ? [appTag(instructions)] : [])] : [];
   const loaded =
-    context.length > 0 ? context.join('\n') : instructions !== undefined ? instructions : undefined;
+    tiers.length > 0
+      ? [...tiers, ...(instructions ? [appTag(instructions)] : [])].join('\n')
+      : instructions;
   const block =
     loaded === undefined
       ? undefined
-      : `${contextHeader(input.contextFileNames ?? ['GEMINI.md'])}\n\n<loaded_context>\n${loaded}\n</loaded_context>`;
+      : hierarchical
+        ? `---\n\n<loaded_context>\n${loaded}\n</loaded_context>`
+        : `${contextHeader(input.contextFileNames ?? ['GEMINI.md'])}\n\n<loaded_context>\n${loaded}\n</loaded_context>`;
   return joinPieces([...base.map((piece) => piece.trim()), block]);
 }
 

@@ -8,7 +8,7 @@ import type { LoopEnvironment, LoopOutcome, LoopStart, PausedTurn } from './loop
 import { InvalidStreamError } from '../errors.js';
 import { callModel, errorEventValue } from './model-call.js';
 import { commitInterrupted, endsWithToolResults } from './interrupted-turn.js';
-import { buildRequestContents } from './request-contents.js';
+import { buildRequestContents, withContextParts } from './request-contents.js';
 import { abandonedResponses, commitToolResults, resolvePausedTurn } from './tool-turn.js';
 
 /** What the model gets for calls that were not run because a loop was detected. */
@@ -69,7 +69,7 @@ export async function* runAgentLoop(
       const declarations = prepared.registry.declarations();
       const request: GenerateContentParameters = {
         model: env.modelName,
-        contents: buildRequestContents(env.history.view()),
+        contents: withContextParts(buildRequestContents(env.history.view()), prepared.contextParts),
         config: {
           ...env.generationConfig,
           ...(prepared.systemInstruction === undefined

@@ -25,6 +25,11 @@ export interface PreparedModelCall {
   /** Undefined sends no systemInstruction. */
   systemInstruction?: string;
   registry: ToolRegistry;
+  /**
+   * Parts sent before the first user turn's own parts and never stored in the history (gemini-cli's
+   * `<session_context>`).
+   */
+  contextParts?: Part[];
 }
 
 /** Stop conditions of one `sendStream`. */

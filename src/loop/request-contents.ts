@@ -45,6 +45,22 @@ export function buildRequestContents(history: readonly Content[]): Content[] {
 }
 
 /**
+ * Puts `parts` before the first user turn's own parts, as gemini-cli sends its `<session_context>` (the first
+ * history entry, coalesced with the user's first message). A history that does not start with a user turn gets
+ * a user turn of its own first. Returns `contents` itself when there is nothing to add.
+ */
+export function withContextParts(
+  contents: Content[],
+  parts: readonly Part[] | undefined,
+): Content[] {
+  if (parts === undefined || parts.length === 0) return contents;
+  const [first, ...rest] = contents;
+  if (first?.role === 'user')
+    return [{ role: 'user', parts: [...parts, ...(first.parts ?? [])] }, ...rest];
+  return [{ role: 'user', parts: [...parts] }, ...contents];
+}
+
+/**
  * Derived parts, keyed by the part they were derived from. History parts are never mutated once stored, so a
  * part's cleaned (or signed) copy can be reused by every later request instead of being rebuilt per model
  * call: that keeps request building linear in the new messages and hands the client the same objects each time.

@@ -88,11 +88,20 @@ describe('resolveGeminiAuth', () => {
 });
 
 describe('resolveModel', () => {
-  it('maps auto aliases to the default and leaves every other name untouched', () => {
+  it('resolves gemini-cli 0.61 aliases as it does for API-key users, the rest as given', () => {
     expect(DEFAULT_MODEL).toBe('gemini-2.5-pro');
-    for (const alias of ['auto', 'auto-gemini-3', 'auto-gemini-2.5', undefined, '']) {
-      expect(resolveModel(alias)).toBe(DEFAULT_MODEL);
-    }
+    expect(resolveModel(undefined)).toBe(DEFAULT_MODEL);
+    expect(resolveModel('  ')).toBe(DEFAULT_MODEL);
+    const expected: Record<string, string> = {
+      auto: 'gemini-3.1-pro-preview',
+      pro: 'gemini-3.1-pro-preview',
+      'auto-gemini-3': 'gemini-3.1-pro-preview',
+      'gemini-3-pro-preview': 'gemini-3.1-pro-preview',
+      'auto-gemini-2.5': 'gemini-2.5-pro',
+      flash: 'gemini-3.8-flash',
+      'flash-lite': 'gemini-3.5-flash-lite',
+    };
+    for (const [alias, model] of Object.entries(expected)) expect(resolveModel(alias)).toBe(model);
     for (const name of [
       'gemini-2.0-flash',
       'gemini-2.5-flash',
@@ -101,5 +110,6 @@ describe('resolveModel', () => {
     ]) {
       expect(resolveModel(name)).toBe(name);
     }
+    expect(resolveModel('toString')).toBe('toString');
   });
 });

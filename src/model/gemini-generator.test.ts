@@ -83,7 +83,7 @@ describe('GeminiContentGenerator against FakeGeminiServer (real @google/genai cl
     }
   });
 
-  it('explicit apiKey and baseUrl beat the environment; auto means the default model', async () => {
+  it('explicit apiKey and baseUrl beat the environment; auto resolves as gemini-cli resolves it', async () => {
     server.enqueue(callTurn({ name: 'add', args: { a: 1, b: 2 } }));
     const baseUrl = await server.start();
     const gen = new GeminiContentGenerator({
@@ -97,7 +97,7 @@ describe('GeminiContentGenerator against FakeGeminiServer (real @google/genai cl
       args: { a: 1, b: 2 },
     });
     expect(server.requests[0]?.headers['x-goog-api-key']).toBe('explicit');
-    expect(server.requests[0]?.model).toBe('gemini-2.5-pro');
+    expect(server.requests[0]?.model).toBe('gemini-3.1-pro-preview');
   });
 
   it('countTokens goes to :countTokens', async () => {

@@ -68,7 +68,7 @@ function callSignal(parent: AbortSignal | undefined): {
  * `MissingCredentialsError`), but the client library is imported on the first call only, so importing the SDK
  * stays cheap. The abort signal reaches the client as `config.abortSignal` through a per-call signal linked to it
  * (see `callSignal`). Model names are sent exactly
- * as given, except the `auto*` aliases, which mean the default model (see `resolveModel`). Client errors are
+ * as given, except gemini-cli's aliases (`auto`, `pro`, `flash`, …; see `resolveModel`). Client errors are
  * translated into `ModelApiError` (`status`, `retryable`) / `AbortError`; a per-call fetch wrapper reads the
  * `Retry-After` header, which the client's own `ApiError` does not keep (a `config.httpOptions.fetch` of the
  * caller is wrapped, not replaced). Because a fetch is supplied, the client does not install its no-timeout

@@ -1,25 +1,34 @@
 import { ConfigurationError } from '../errors.js';
 
 /**
- * The default model: `gemini-2.5-pro`, Google's current stable (GA) Pro model and what gemini-cli resolves
- * `auto` to without preview access. Preview models (`gemini-3.1-pro-preview`…) are used only when asked for by
- * name.
+ * The default model when none is configured: `gemini-2.5-pro`, Google's stable (GA) Pro model and what gemini-cli
+ * resolves `auto` to without preview access. (gemini-cli itself defaults to `auto`; see docs/decisions.md D16.)
  */
 export const DEFAULT_MODEL = 'gemini-2.5-pro';
 
 /**
- * Model names accepted as aliases of {@link DEFAULT_MODEL}. gemini-cli routes these through a classifier
- * (one extra `generateContent` call per session); we never do — they simply mean the default model.
+ * gemini-cli 0.61's model aliases, resolved as it resolves them for Gemini API key, Vertex and gateway users
+ * (recorded in test/fixtures/gemini-0.61/model-*.json). gemini-cli routes `auto*` through a classifier call
+ * first; we never make that call and go straight to where its routing falls back to.
  */
-export const AUTO_MODEL_ALIASES: readonly string[] = ['auto', 'auto-gemini-3', 'auto-gemini-2.5'];
+export const MODEL_ALIASES: Readonly<Record<string, string>> = {
+  auto: 'gemini-3.1-pro-preview',
+  pro: 'gemini-3.1-pro-preview',
+  'auto-gemini-3': 'gemini-3.1-pro-preview',
+  'gemini-3-pro-preview': 'gemini-3.1-pro-preview',
+  'auto-gemini-2.5': 'gemini-2.5-pro',
+  flash: 'gemini-3.8-flash',
+  'flash-lite': 'gemini-3.5-flash-lite',
+};
 
 /**
- * Resolves the model to send: `undefined`, `''` and the `auto*` aliases become {@link DEFAULT_MODEL}; any
- * other name is returned exactly as given (gemini-cli silently rewrites `*flash` names; we never do).
+ * Resolves the model to send: `undefined` and `''` become {@link DEFAULT_MODEL}, an alias of
+ * {@link MODEL_ALIASES} its target; any other name is sent exactly as given (surrounding spaces trimmed).
  */
 export function resolveModel(name: string | undefined): string {
-  if (name === undefined || name.trim() === '') return DEFAULT_MODEL;
-  return AUTO_MODEL_ALIASES.includes(name) ? DEFAULT_MODEL : name;
+  const trimmed = name?.trim() ?? '';
+  if (trimmed === '') return DEFAULT_MODEL;
+  return Object.hasOwn(MODEL_ALIASES, trimmed) ? (MODEL_ALIASES[trimmed] as string) : trimmed;
 }
 
 /**

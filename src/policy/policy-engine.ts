@@ -192,6 +192,27 @@ export class PolicyEngine {
     };
   }
 
+  /**
+   * Whether a tool is shut out whatever its arguments, so it should not be offered to the model (gemini-cli's
+   * `getExcludedTools`): the first rule that names it (ignoring argument patterns) decides — an unconditional
+   * `deny`, or an unconditional `ask_user` when nobody can be asked (`interactive: false`); a conditional rule
+   * that is not a deny keeps the tool (some arguments may pass); no rule: excluded unless yolo, when nobody can
+   * be asked.
+   */
+  isExcluded(toolName: string, ctx: PolicyCheckContext = {}): boolean {
+    const mode = ctx.mode ?? this.mode;
+    const canAsk = ctx.interactive ?? true;
+    for (const rule of this.rulesFor(ctx.sessionRules)) {
+      if (!this.appliesTo(rule, toolName, ctx, mode)) continue;
+      if (rule.argsPattern) {
+        if (rule.decision === 'deny') continue;
+        return false;
+      }
+      return rule.decision === 'deny' || (rule.decision === 'ask_user' && !canAsk);
+    }
+    return mode !== 'yolo' && !canAsk;
+  }
+
   /** The shell parser (loaded on first use). */
   async shellParser(): Promise<ShellParser> {
     return typeof this.parserSource === 'function' ? this.parserSource() : this.parserSource;
@@ -269,6 +290,27 @@ export class PolicyEngine {
     return true;
   }
 
+  /** Whether a rule applies to a tool in this mode and context, before looking at the arguments. */
+  private appliesTo(
+    rule: CompiledRule,
+    toolName: string,
+    ctx: PolicyCheckContext,
+    mode: ApprovalMode,
+  ): boolean {
+    if (!this.active(rule, ctx, mode)) return false;
+    if (rule.kinds && (ctx.kind === undefined || !rule.kinds.includes(ctx.kind))) return false;
+    if (rule.mcpName !== undefined) {
+      const server = ctx.serverName ?? mcpServerOf(toolName);
+      if (server === undefined || (rule.mcpName !== '*' && rule.mcpName !== server)) return false;
+    }
+    if (!rule.matchesToolName(toolName)) return false;
+    if (rule.toolAnnotations) {
+      const annotations = ctx.toolAnnotations ?? {};
+      return Object.entries(rule.toolAnnotations).every(([k, v]) => annotations[k] === v);
+    }
+    return true;
+  }
+
   private match(
     call: PolicyCall,
     ctx: PolicyCheckContext,
@@ -277,20 +319,7 @@ export class PolicyEngine {
   ): RuleVerdict {
     let stringified: string | undefined;
     for (const rule of rules) {
-      if (!this.active(rule, ctx, mode)) continue;
-      if (rule.kinds && (ctx.kind === undefined || !rule.kinds.includes(ctx.kind))) continue;
-      if (rule.mcpName !== undefined) {
-        const server = ctx.serverName ?? mcpServerOf(call.name);
-        if (server === undefined || (rule.mcpName !== '*' && rule.mcpName !== server)) continue;
-      }
-      if (!rule.matchesToolName(call.name)) continue;
-      if (rule.toolAnnotations) {
-        const annotations = ctx.toolAnnotations ?? {};
-        const same = Object.entries(rule.toolAnnotations).every(
-          ([key, value]) => annotations[key] === value,
-        );
-        if (!same) continue;
-      }
+      if (!this.appliesTo(rule, call.name, ctx, mode)) continue;
       if (rule.argsPattern) {
         stringified ??= stableStringify(call.args);
         if (!rule.argsPattern.test(stringified)) continue;

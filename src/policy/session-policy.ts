@@ -150,6 +150,27 @@ export class SessionPolicy {
     );
   }
 
+  /**
+   * The tools to offer the model now: those the policy does not shut out whatever their arguments (gemini-cli
+   * hides a tool it would deny anyway, and with nobody to ask also one it would ask about; the model then
+   * gets gemini-cli's `Tool "x" not found` if it calls it regardless).
+   */
+  async offered<T extends { name: string; kind: string }>(
+    tools: T[],
+    signal?: AbortSignal,
+  ): Promise<T[]> {
+    const engine = await this.engine(signal);
+    return tools.filter(
+      (tool) =>
+        !engine.isExcluded(tool.name, {
+          kind: tool.kind,
+          mode: this.currentMode,
+          interactive: this.interactive,
+          sessionRules: this.rules,
+        }),
+    );
+  }
+
   /** The gate the loop asks before each tool call. */
   get gate(): ToolGate {
     this.gateImpl ??= {

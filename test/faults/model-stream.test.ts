@@ -40,6 +40,8 @@ async function agentFor(baseUrl: string, extra: Record<string, unknown> = {}) {
     baseUrl,
     builtinTools: false,
     skillDiscovery: false,
+    // These tests compare the request contents with the stored history, which never holds <session_context>.
+    sessionContext: false,
     retry,
     ...extra,
   });

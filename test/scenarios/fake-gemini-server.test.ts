@@ -45,6 +45,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     const { server, baseUrl } = await serve(textTurn('Ahoy!'));
     const instructions = 'You are a pirate.\nRespond in pirate speak.';
     const agent = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       instructions,
       apiKey: 'test-key',
@@ -71,6 +72,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
     let n = 0;
     const calls: unknown[] = [];
     const agent = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       systemPrompt: 'none',
       instructions: () => `Secret number is ${++n}`,
@@ -144,6 +146,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
       },
     );
     const agent = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       apiKey: 'k',
       baseUrl,
@@ -166,6 +169,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
   it('an API error emits error, rejects typed, and the next sendStream works', async () => {
     const { server, baseUrl } = await serve({ status: 400 }, textTurn('recovered'));
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       apiKey: 'k',
       baseUrl,
@@ -206,6 +210,7 @@ describe('through the real @google/genai client and FakeGeminiServer', () => {
       textTurn('fresh'),
     );
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       apiKey: 'k',
       baseUrl,

@@ -66,6 +66,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('sorry'),
     ]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -84,6 +85,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       tool({ name, description: name, inputSchema: z.object({}) }, () => name);
     const model = new ScriptedModel([callTurn({ name: 'read_fil' }), validTurn('ok')]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -91,7 +93,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     }).session();
     const events = await drain(session.sendStream('read'));
     expect(errorOf(responsesOf(events)[0])).toBe(
-      'Tool "read_fil" not found. Did you mean one of: "read_file", "read_many", "write_file"?',
+      'Tool "read_fil" not found. Did you mean one of: "read_file", "read_many", "shell"?',
     );
     await thenStillWorks(model, session);
   });
@@ -102,6 +104,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       throw new ModelVisibleError('visible failure');
     });
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -123,6 +126,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       throw secret;
     });
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -162,6 +166,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     );
     const model = new ScriptedModel([callTurn({ name: 'hang' }), validTurn('timed out')]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -193,6 +198,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       callTurn({ name: 'count', args: { n: 2 } }, { name: 'wait' }),
     ]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -216,6 +222,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       { chunkDelayMs: 20 },
     );
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -252,6 +259,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('oops'),
     ]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -271,6 +279,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('4'),
     ]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -291,6 +300,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       validTurn('bad'),
     ]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -310,6 +320,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
       },
     ]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,
@@ -335,6 +346,7 @@ describe('every failure leaves a valid history (proved by a following sendStream
     );
     const model = new ScriptedModel([callTurn({ name: 'wait' })]);
     const session = new GeminiCliAgent({
+      sessionContext: false,
       builtinTools: false,
       contentGenerator: model,
       retry: false,

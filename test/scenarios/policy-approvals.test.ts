@@ -17,13 +17,7 @@ import {
   type GeminiCliAgentOptions,
 } from '../../src/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
-import {
-  drain,
-  needsConfirmation,
-  readOrNull,
-  responsesSentToModel,
-  tempWorkspace,
-} from './policy-helpers.js';
+import { drain, readOrNull, responsesSentToModel, tempWorkspace } from './policy-helpers.js';
 
 function agentWith(model: ScriptedModel, cwd: string, options: GeminiCliAgentOptions = {}) {
   return new GeminiCliAgent({
@@ -141,7 +135,7 @@ describe('onApproval through the loop', () => {
 });
 
 describe('headless (no onApproval)', () => {
-  it('write_file, replace and run_shell_command are denied with gemini-cli message; read_file runs', async () => {
+  it('write_file, replace and run_shell_command are not offered (as gemini-cli 0.61); calling them anyway finds no tool; read_file runs', async () => {
     const cwd = await tempWorkspace('headless');
     await writeFile(path.join(cwd, 'notes.txt'), 'keep me');
     const model = new ScriptedModel([
@@ -165,22 +159,25 @@ describe('headless (no onApproval)', () => {
     const events = await drain(session.sendStream('try everything'));
 
     expect(await readOrNull(path.join(cwd, 'notes.txt'))).toBe('keep me');
+    const offered = (model.generateRequests[0]?.config?.tools ?? []).flatMap(
+      (t) => (t as { functionDeclarations?: Array<{ name?: string }> }).functionDeclarations ?? [],
+    );
+    expect(offered.map((d) => d.name)).not.toEqual(
+      expect.arrayContaining(['write_file', 'replace', 'run_shell_command']),
+    );
+    expect(offered.map((d) => d.name)).toContain('read_file');
+    const notFound = (name: string) =>
+      expect.stringMatching(new RegExp(`^Tool "${name}" not found\\.`));
     expect(responsesSentToModel(model, 1)).toEqual([
       { name: 'read_file', response: { output: 'keep me' } },
-      { name: 'write_file', response: { error: needsConfirmation('WriteFile') } },
-      { name: 'replace', response: { error: needsConfirmation('Edit') } },
-      { name: 'run_shell_command', response: { error: needsConfirmation('Shell') } },
+      { name: 'write_file', response: { error: notFound('write_file') } },
+      { name: 'replace', response: { error: notFound('replace') } },
+      { name: 'run_shell_command', response: { error: notFound('run_shell_command') } },
     ]);
-    // A confirmation event for every call that needed approval, even with nobody to ask.
-    const confirmations = events.flatMap((e) =>
-      e.type === 'tool_call_confirmation' ? [e.value.details.toolName] : [],
-    );
-    expect(confirmations).toEqual(['write_file', 'replace', 'run_shell_command']);
+    // Nothing to confirm: the hidden tools never reach the policy gate.
+    expect(events.some((e) => e.type === 'tool_call_confirmation')).toBe(false);
     expect(session.approvalLog.map((e) => [e.toolName, e.decision, e.by])).toEqual([
       ['read_file', 'allow', 'rule'],
-      ['write_file', 'deny', 'rule'],
-      ['replace', 'deny', 'rule'],
-      ['run_shell_command', 'deny', 'rule'],
     ]);
   });
 
@@ -218,7 +215,7 @@ describe('custom tools', () => {
     expect(why.decidedBy).toContain('SDK default');
   });
 
-  it('a user rule can make one ask (and, headless, be denied)', async () => {
+  it('a user rule can make one ask (and, headless, it is not offered at all)', async () => {
     let runs = 0;
     const deploy = tool({ name: 'deploy', description: 'd', inputSchema: z.object({}) }, () =>
       String(++runs),
@@ -232,7 +229,7 @@ describe('custom tools', () => {
     await drain(session.sendStream('deploy'));
     expect(runs).toBe(0);
     expect(responsesSentToModel(model, 1)).toEqual([
-      { name: 'deploy', response: { error: needsConfirmation('deploy') } },
+      { name: 'deploy', response: { error: expect.stringMatching(/^Tool "deploy" not found\./) } },
     ]);
   });
 });

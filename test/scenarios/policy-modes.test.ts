@@ -7,20 +7,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, GeminiCliAgent, tool, z, type ApprovalMode } from '../../src/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
-import {
-  drain,
-  needsConfirmation,
-  readOrNull,
-  responsesSentToModel,
-  tempWorkspace,
-} from './policy-helpers.js';
-
-const PLAN_MESSAGE =
-  'Tool execution denied by policy. You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked.';
+import { drain, readOrNull, responsesSentToModel, tempWorkspace } from './policy-helpers.js';
 
 function writeCall(file: string, content: string) {
   return callTurn({ name: 'write_file', args: { file_path: file, content } });
 }
+
+/** gemini-cli's answer to a call of a tool it does not offer. */
+const notFound = (name: string) =>
+  expect.stringMatching(new RegExp(`^Tool "${name}" not found\\.`));
 
 describe('approval modes', () => {
   it('yolo runs write_file and run_shell_command without asking', async () => {
@@ -43,7 +38,7 @@ describe('approval modes', () => {
     expect(session.approvalMode).toBe('yolo');
   });
 
-  it('plan denies write_file with the plan-mode message and still reads', async () => {
+  it('plan mode hides write_file and custom non-read tools (as gemini-cli) and still reads', async () => {
     const cwd = await tempWorkspace('plan');
     await writeFile(path.join(cwd, 'r.txt'), 'readable');
     let custom = 0;
@@ -77,13 +72,13 @@ describe('approval modes', () => {
     expect(custom).toBe(0);
     expect(responsesSentToModel(model, 1)).toEqual([
       { name: 'read_file', response: { output: 'readable' } },
-      { name: 'write_file', response: { error: PLAN_MESSAGE } },
-      { name: 'mutate', response: { error: PLAN_MESSAGE } },
+      { name: 'write_file', response: { error: notFound('write_file') } },
+      { name: 'mutate', response: { error: notFound('mutate') } },
       { name: 'look', response: { output: 'looked' } },
     ]);
   });
 
-  it('auto_edit runs edits, while shell commands still ask', async () => {
+  it('auto_edit runs edits, while shell commands still ask (headless: not offered)', async () => {
     const cwd = await tempWorkspace('auto-edit');
     const model = new ScriptedModel([
       callTurn(
@@ -104,7 +99,7 @@ describe('approval modes', () => {
     expect(await readOrNull(path.join(cwd, 'marker'))).toBeNull();
     expect(responsesSentToModel(model, 1)[1]).toEqual({
       name: 'run_shell_command',
-      response: { error: needsConfirmation('Shell') },
+      response: { error: notFound('run_shell_command') },
     });
   });
 
@@ -134,7 +129,7 @@ describe('approval modes', () => {
     expect(await readOrNull(path.join(cwd, 'second.txt'))).toBe('2');
     expect(await readOrNull(path.join(cwd, 'third.txt'))).toBeNull();
     expect(responsesSentToModel(model, 5)).toEqual([
-      { name: 'write_file', response: { error: PLAN_MESSAGE } },
+      { name: 'write_file', response: { error: notFound('write_file') } },
     ]);
     expect(() => session.setApprovalMode('reckless' as ApprovalMode)).toThrow(ConfigurationError);
   });

@@ -26,6 +26,7 @@ function agentWith(
   extra: ConstructorParameters<typeof GeminiCliAgent>[0] = {},
 ) {
   return new GeminiCliAgent({
+    sessionContext: false,
     builtinTools: false,
     contentGenerator: model,
     retry: false,

@@ -154,6 +154,8 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
         tools: [add],
         builtinTools: false,
         retry: false,
+        // Two runs in two folders: their <session_context> differs, the history must not.
+        sessionContext: false,
         cwd,
       };
       let session = new GeminiCliAgent(options).session({ sessionId: 'exact' });

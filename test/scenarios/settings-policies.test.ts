@@ -79,7 +79,12 @@ describe('gemini-cli policy folders', () => {
     write(join(home, '.gemini', 'policies', 'allow.toml'), rule('run_shell_command', 'allow', 900));
     write(
       join(root, 'pol', 'deny.toml'),
-      rule('run_shell_command', 'deny', 1, 'denyMessage = "from policyPaths"\n'),
+      rule(
+        'run_shell_command',
+        'deny',
+        1,
+        'commandPrefix = "echo"\ndenyMessage = "from policyPaths"\n',
+      ),
     );
     write(
       join(root, 'admin', 'deny.toml'),
@@ -88,13 +93,15 @@ describe('gemini-cli policy folders', () => {
     let [response] = await responses('echo hi');
     expect(response?.error).toBeUndefined();
     [response] = await responses('echo hi', {
+      policy: { mode: 'yolo' },
       settings: { overrides: { policyPaths: [join(root, 'pol', 'deny.toml')] } },
     });
     expect(response?.error?.message).toBe('Tool execution denied by policy. from policyPaths');
+    // An unconditional admin deny hides the tool, as gemini-cli 0.61 does (policy-admin-flag.json).
     [response] = await responses('echo hi', {
       settings: { overrides: { adminPolicyPaths: [join(root, 'admin')] } },
     });
-    expect(response?.error?.message).toBe('Tool execution denied by policy. admin');
+    expect(response?.error?.message).toMatch(/^Tool "run_shell_command" not found\. Did you mean/);
   });
 
   it('a broken user policy file fails the session naming the file (fail closed)', async () => {

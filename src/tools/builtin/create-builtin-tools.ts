@@ -32,6 +32,14 @@ export const BUILTIN_TOOL_NAMES = [
   'read_many_files',
 ] as const;
 
+/**
+ * The built-in tools gemini-cli 0.61 registers by default: all of ours except `read_many_files`, which it no longer
+ * offers the model (it still serves `@path` references). The agent offers these unless `builtinTools` says otherwise.
+ */
+export const DEFAULT_BUILTIN_TOOLS: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES.filter(
+  (name) => name !== 'read_many_files',
+);
+
 /** A built-in tool name. */
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
