@@ -1,14 +1,23 @@
 import { resolve } from 'node:path';
 import type { CliOptions } from './cli-options.js';
-import { createStderrLogger, skillDir, type GeminiCliAgentOptions } from './sdk.js';
+import { createStderrLogger, skillDir, type GeminiCliAgentOptions, type Settings } from './sdk.js';
 
 /**
  * Maps the command line to agent options. Relative paths are resolved against the working directory, so
  * the files named on the command line are the ones used whatever the agent does with its `cwd`.
  */
-export function agentOptionsFrom(options: CliOptions, cwd: string): GeminiCliAgentOptions {
+export function agentOptionsFrom(
+  options: CliOptions,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): GeminiCliAgentOptions {
   const agentOptions: GeminiCliAgentOptions = { cwd };
-  if (options.model !== undefined) agentOptions.model = options.model;
+  // gemini-cli's precedence: -m, then GEMINI_MODEL, then model.name from the settings.
+  const model = options.model ?? (env['GEMINI_MODEL']?.trim() || undefined);
+  if (model !== undefined) agentOptions.model = model;
+  if (options.skipTrust) agentOptions.trustWorkspace = true;
+  const overrides = settingsOverrides(options, cwd);
+  if (overrides !== undefined) agentOptions.settings = { overrides };
   if (options.fakeResponses !== undefined) {
     agentOptions.fakeResponses = resolve(cwd, options.fakeResponses);
   }
@@ -25,4 +34,19 @@ export function agentOptionsFrom(options: CliOptions, cwd: string): GeminiCliAge
   if (options.maxTurns !== undefined) agentOptions.limits = { maxTurns: options.maxTurns };
   if (options.debug) agentOptions.logger = createStderrLogger('[gemini-agent]');
   return agentOptions;
+}
+
+/** The flags that replace settings keys, as gemini-cli applies them over the merged settings. */
+function settingsOverrides(options: CliOptions, cwd: string): Settings | undefined {
+  const overrides: Settings = {};
+  if (options.policy !== undefined)
+    overrides.policyPaths = options.policy.map((p) => resolve(cwd, p));
+  if (options.adminPolicy !== undefined) {
+    overrides.adminPolicyPaths = options.adminPolicy.map((p) => resolve(cwd, p));
+  }
+  if (options.allowedTools !== undefined) overrides.tools = { allowed: options.allowedTools };
+  if (options.allowedMcpServerNames !== undefined) {
+    overrides.mcp = { allowed: options.allowedMcpServerNames };
+  }
+  return Object.keys(overrides).length > 0 ? overrides : undefined;
 }

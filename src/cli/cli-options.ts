@@ -38,6 +38,16 @@ export interface CliOptions {
   includeDirectories: string[];
   /** `--max-turns <n>`: model calls allowed for this prompt. */
   maxTurns: number | undefined;
+  /** `--policy` (repeatable, comma-separated): policy files or folders replacing `~/.gemini/policies`. */
+  policy: string[] | undefined;
+  /** `--admin-policy` (repeatable, comma-separated): more admin-tier policy files or folders. */
+  adminPolicy: string[] | undefined;
+  /** `--skip-trust`: trust the working folder for this run. */
+  skipTrust: boolean;
+  /** `--allowed-tools` (repeatable, comma-separated): tools allowed without asking (replaces `tools.allowed`). */
+  allowedTools: string[] | undefined;
+  /** `--allowed-mcp-server-names`: MCP servers whose tools are allowed (replaces `mcp.allowed`). */
+  allowedMcpServerNames: string[] | undefined;
   /** `--acp` (or the deprecated `--experimental-acp`): serve the Agent Client Protocol on stdio. */
   acp: boolean;
   /** Only `--experimental-acp` was given (a deprecation warning is printed). */

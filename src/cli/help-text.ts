@@ -15,7 +15,12 @@ Prompt and model:
 Tools and permissions:
   -y, --yolo                       Run every tool call without asking (same as --approval-mode yolo).
       --approval-mode <mode>       default, auto_edit, yolo or plan. Nobody can approve in headless mode,
-                                   so calls that would ask are denied (as gemini -p does).
+                                   so tools that would ask are not offered (as gemini -p does).
+      --policy <file|dir>          Policy files or folders, replacing ~/.gemini/policies (repeatable).
+      --admin-policy <file|dir>    More admin-tier policy files or folders (repeatable).
+      --allowed-tools <tool>       Tools allowed without asking, e.g. "run_shell_command(git status)".
+      --allowed-mcp-server-names <name>  MCP servers whose tools are allowed without asking.
+      --skip-trust                 Trust the working folder for this run (its settings, skills, GEMINI.md).
       --include-directories <dir>  Extra workspace directories (repeatable, or comma-separated).
       --skills <dir>               A skill directory (with SKILL.md) or a folder of skills (repeatable).
 

@@ -134,3 +134,35 @@ describe('parseCliArgs', () => {
     expect(usageError(['--acp-terminal']).message).toContain('only applies with --acp');
   });
 });
+
+describe('gemini-cli 0.61 policy and trust flags', () => {
+  it('--policy, --admin-policy, --allowed-tools and --allowed-mcp-server-names take repeats and commas', () => {
+    const options = parseCliArgs([
+      '-p',
+      'x',
+      '--policy',
+      'a.toml,b',
+      '--policy',
+      'c',
+      '--admin-policy',
+      '/etc/x',
+      '--allowed-tools',
+      'run_shell_command(git status),read_file',
+      '--allowed-mcp-server-names',
+      'github',
+      '--skip-trust',
+    ]);
+    expect(options.policy).toEqual(['a.toml', 'b', 'c']);
+    expect(options.adminPolicy).toEqual(['/etc/x']);
+    expect(options.allowedTools).toEqual(['run_shell_command(git status)', 'read_file']);
+    expect(options.allowedMcpServerNames).toEqual(['github']);
+    expect(options.skipTrust).toBe(true);
+    const none = parseCliArgs(['-p', 'x']);
+    expect([none.policy, none.adminPolicy, none.allowedTools, none.skipTrust]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      false,
+    ]);
+  });
+});

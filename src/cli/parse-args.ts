@@ -23,6 +23,11 @@ const OPTIONS = {
   skills: { type: 'string', multiple: true },
   'include-directories': { type: 'string', multiple: true },
   'max-turns': { type: 'string' },
+  policy: { type: 'string', multiple: true },
+  'admin-policy': { type: 'string', multiple: true },
+  'skip-trust': { type: 'boolean' },
+  'allowed-tools': { type: 'string', multiple: true },
+  'allowed-mcp-server-names': { type: 'string', multiple: true },
   acp: { type: 'boolean' },
   'experimental-acp': { type: 'boolean' },
   'acp-terminal': { type: 'boolean' },
@@ -117,6 +122,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     skills: (values.skills ?? []).map((dir) => nonEmpty(dir, '--skills') ?? dir),
     includeDirectories: splitList(values['include-directories'] ?? []),
     maxTurns: positiveInteger(values['max-turns'], '--max-turns'),
+    policy: optionalList(values.policy),
+    adminPolicy: optionalList(values['admin-policy']),
+    skipTrust: values['skip-trust'] === true,
+    allowedTools: optionalList(values['allowed-tools']),
+    allowedMcpServerNames: optionalList(values['allowed-mcp-server-names']),
     acp,
     acpDeprecatedFlag: values['experimental-acp'] === true && values.acp !== true,
     acpTerminal: values['acp-terminal'] === true,
@@ -179,6 +189,11 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
     throw new CliUsageError(`Invalid ${flag} "${value}": use a whole number of at least 1.`);
   }
   return Number(value);
+}
+
+/** A repeatable, comma-separated flag: undefined when not given (so the settings apply), else its entries. */
+function optionalList(values: readonly string[] | undefined): string[] | undefined {
+  return values === undefined ? undefined : splitList(values);
 }
 
 /** Flattens repeated and comma-separated values, dropping empty entries. */

@@ -38,7 +38,7 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
       io.stdout(`${packageVersion()}\n`);
       return ExitCode.Success;
     }
-    const agent = new GeminiCliAgent(agentOptionsFrom(options, io.cwd));
+    const agent = new GeminiCliAgent(agentOptionsFrom(options, io.cwd, io.env ?? {}));
     if (options.acp) return await runAcp(agent, options, io);
     if (options.listSessions) {
       await listSessionsCommand(agent, io);

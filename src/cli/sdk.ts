@@ -25,5 +25,6 @@ export type {
   RetryEventInfo,
   ServerGeminiStreamEvent,
   SessionSummary,
+  Settings,
   ToolCallResponseInfo,
 } from '../index.js';
