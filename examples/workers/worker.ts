@@ -63,9 +63,22 @@ await store.migrate();
 const effects = new pg.Pool({ connectionString: url, max: 2 });
 running.db = effects;
 effects.on('error', () => undefined);
-await effects.query(`CREATE TABLE IF NOT EXISTS "${schema}".demo_effects (
-  op text NOT NULL, session_id text NOT NULL, key text NOT NULL, value text NOT NULL,
-  worker text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+// CREATE TABLE IF NOT EXISTS is not safe against itself: workers starting together can collide in pg_type.
+// A transaction-scoped advisory lock makes the first one create the table and the others find it.
+const ddl = await effects.connect();
+try {
+  await ddl.query('BEGIN');
+  await ddl.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`demo_effects:${schema}`]);
+  await ddl.query(`CREATE TABLE IF NOT EXISTS "${schema}".demo_effects (
+    op text NOT NULL, session_id text NOT NULL, key text NOT NULL, value text NOT NULL,
+    worker text NOT NULL, at timestamptz NOT NULL DEFAULT now())`);
+  await ddl.query('COMMIT');
+} catch (err) {
+  await ddl.query('ROLLBACK').catch(() => undefined);
+  throw err;
+} finally {
+  ddl.release();
+}
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const tools = [
