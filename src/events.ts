@@ -23,6 +23,9 @@ export const GeminiEventType = {
   InvalidStream: 'invalid_stream',
   ModelInfo: 'model_info',
   ToolProgress: 'tool_progress',
+  AgentExecutionStopped: 'agent_execution_stopped',
+  AgentExecutionBlocked: 'agent_execution_blocked',
+  HookSystemMessage: 'hook_system_message',
 } as const;
 
 /** One of the {@link GeminiEventType} strings. */
@@ -46,6 +49,11 @@ export interface ToolCallRequestInfo {
   isClientInitiated: false;
   /** The prompt id (the session id, as in the reference SDK). */
   prompt_id: string;
+  /**
+   * Set when this call replaces another one (an AfterTool hook's `tailToolCallRequest`): the name of the call the
+   * model made.
+   */
+  originalRequestName?: string;
 }
 
 /** Value of `tool_call_response`: the result of one call, exactly as sent back to the model. */
@@ -155,6 +163,27 @@ export interface ToolProgressInfo {
   message?: string;
 }
 
+/**
+ * Value of `agent_execution_stopped` / `agent_execution_blocked` (gemini-cli's events): a hook stopped the agent
+ * (`continue: false`) or blocked a step (`decision: 'deny'`/`'block'`).
+ */
+export interface AgentExecutionInfo {
+  /** The hook's `stopReason` or `reason` (`No reason provided` when it gave none). */
+  reason: string;
+  /** The hook's `systemMessage`, for the user. */
+  systemMessage?: string;
+  /** True when an AfterAgent hook also asked to clear the conversation (`clearContext`). */
+  contextCleared?: boolean;
+}
+
+/** Value of `hook_system_message` (gemini-cli's `hook-system-message`): a hook's `systemMessage` for the user. */
+export interface HookSystemMessageInfo {
+  hookName: string;
+  /** The hook event, e.g. `BeforeTool`. */
+  eventName: string;
+  message: string;
+}
+
 /** Every event `sendStream` yields, as one discriminated union on `type`. */
 export type ServerGeminiStreamEvent =
   | { type: 'content'; value: string }
@@ -177,7 +206,10 @@ export type ServerGeminiStreamEvent =
   | { type: 'warning'; value: WarningInfo }
   | { type: 'invalid_stream'; value: InvalidStreamInfo }
   | { type: 'model_info'; value: string }
-  | { type: 'tool_progress'; value: ToolProgressInfo };
+  | { type: 'tool_progress'; value: ToolProgressInfo }
+  | { type: 'agent_execution_stopped'; value: AgentExecutionInfo }
+  | { type: 'agent_execution_blocked'; value: AgentExecutionInfo }
+  | { type: 'hook_system_message'; value: HookSystemMessageInfo };
 
 /** Alias kept for readers of the reference SDK's docs. */
 export type GeminiStreamEvent = ServerGeminiStreamEvent;

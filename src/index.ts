@@ -31,6 +31,8 @@ export type {
   ModelInterceptor,
   ToolCheck,
   ToolDecision,
+  ApprovalNotice,
+  CompressNotice,
   ToolDecisionInterceptor,
   ToolRun,
   ToolInterceptor,
@@ -112,7 +114,36 @@ export type {
   RetryEventInfo,
   ToolProgressInfo,
   WarningInfo,
+  AgentExecutionInfo,
+  HookSystemMessageInfo,
 } from './events.js';
+
+export { hook } from './hooks/hook.js';
+export type { HookOptions, HookHandler, SdkHook, AnySdkHook } from './hooks/hook.js';
+export type { RunAsCommandOptions } from './hooks/run-as-command.js';
+export type { HookRunRecord } from './hooks/hook-executor.js';
+export { HOOK_EVENT_NAMES } from './hooks/hook-types.js';
+export type {
+  HookEventName,
+  HookInput,
+  HookInputBase,
+  HookInputFields,
+  HookOutput,
+  HookOutputBase,
+  HookSpecificOutputFields,
+  HookDecision,
+  HookSource,
+  ToolInput,
+  HookToolResponse,
+  McpToolContext,
+  LLMRequest,
+  LLMResponse,
+  HookToolConfig,
+  SessionStartSource,
+  SessionEndReason,
+  PreCompressTrigger,
+  NotificationType,
+} from './hooks/hook-types.js';
 
 export {
   GeminiAgentError,

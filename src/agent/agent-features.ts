@@ -8,6 +8,7 @@ import { createPolicyFeature, type PolicyFeature } from '../policy/policy-featur
 import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { SkillReference } from '../skills/skill-reference.js';
+import { createHooksFeature } from '../hooks/hooks-feature.js';
 import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
 import {
   createBuiltinTools,
@@ -35,6 +36,8 @@ export interface AgentFeatures {
 const FEATURE_PARTS = [
   'initialize',
   'dispose',
+  'approvalRequested',
+  'beforeCompress',
   'interceptTurn',
   'interceptModel',
   'interceptToolDecision',
@@ -180,10 +183,19 @@ export function createAgentFeatures(
     ),
   };
   const custom = customToolsFeature(options.tools ?? []);
+  const hooks = createHooksFeature({
+    hooks: options.hooks ?? [],
+    settings: context.settings,
+    settingsHooks: options.settingsHooks !== false,
+    cwd: context.cwd,
+    logger: context.logger,
+    ...(options.onHookRun ? { onHookRun: options.onHookRun } : {}),
+  });
   const others: Feature[] = [
     builtin,
     custom.feature,
     skills,
+    ...(hooks.entries.length > 0 || hooks.warnings.length > 0 ? [hooks] : []),
     ...validateFeatures(options.features),
   ];
   const toolKinds = new Map<string, string>();
@@ -205,6 +217,9 @@ export function createAgentFeatures(
     logger: context.logger,
     sources: (signal) => featureSources(others, signal),
     toolKinds,
+    approvalListeners: others.flatMap((feature) =>
+      feature.approvalRequested === undefined ? [] : [feature.approvalRequested.bind(feature)],
+    ),
   });
   return { features: [...others, policy], skills, policy };
 }

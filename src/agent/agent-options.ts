@@ -6,6 +6,8 @@ import type { RetryOptions } from '../model/retry.js';
 import type { Feature } from '../core/feature.js';
 import type { AnyTool } from '../core/tool-definition.js';
 import type { BuiltinToolSelection } from '../tools/builtin/create-builtin-tools.js';
+import type { HookRunRecord } from '../hooks/hook-executor.js';
+import type { AnySdkHook } from '../hooks/hook.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
 import type { ApprovalHandler } from '../policy/approvals/approval-response.js';
@@ -61,6 +63,18 @@ export interface GeminiCliAgentOptions {
    * `tools` option and skills, in the order given; the policy decides after all of them. See docs/features.md.
    */
   features?: Feature[];
+  /**
+   * In-process hooks made with `hook()` (gemini-cli's 11 events, typed by event). They always run, before the
+   * settings files' command hooks of the same event. See docs/hooks.md.
+   */
+  hooks?: AnySdkHook[];
+  /**
+   * Run the command hooks of the settings files (`hooks`, `hooksConfig` in the user and system files, and the
+   * workspace file in a trusted folder). Default `true` whenever settings are loaded; `false` runs only `hooks`.
+   */
+  settingsHooks?: boolean;
+  /** Called with a record of every hook run: event, name, source, duration, success, error, dropped fields. */
+  onHookRun?: (record: HookRunRecord) => void;
   /** Skill folders made with `skillDir(path)`: a folder holding SKILL.md, or a root of such folders. */
   skills?: SkillReference[];
   /**

@@ -6,6 +6,7 @@ import { AUTH_TYPES, type AuthType } from '../model/auth/auth-type.js';
 import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
+import { isSdkHook } from '../hooks/hook.js';
 import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
@@ -197,6 +198,9 @@ export const OPTION_SCHEMAS = {
   limits: LimitsSchema.optional(),
   policy: z.unknown().optional(),
   features: z.unknown().optional(),
+  hooks: z.array(z.custom<object>(isSdkHook, 'expected a hook made with hook()')).optional(),
+  settingsHooks: bool().optional(),
+  onHookRun: fn('a function (record) => void').optional(),
   onApproval: fn('a function (request) => decision').optional(),
   approvals: z.enum(['ask', 'pause'], { error: "expected 'ask' or 'pause'" }).optional(),
   approvalTtlMs: positive().optional(),

@@ -103,6 +103,7 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
         session,
         agent: input.agent,
         resumed: opened.resumed,
+        transcriptPath: log.file,
         workspace,
         logger: services.logger,
         signal: input.signal,

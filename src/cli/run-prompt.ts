@@ -6,6 +6,7 @@ import { createWriter } from './output/create-writer.js';
 import { errorInfo, type RunOutcome } from './output/output-writer.js';
 import { RunStatsCollector } from './output/run-stats.js';
 import { Progress } from './progress.js';
+import { hookEventLine } from './hook-lines.js';
 import { retryLine } from './retry-line.js';
 import { AbortError, DEFAULT_MODEL, type GeminiCliAgent, type GeminiCliSession } from './sdk.js';
 import { findSession, listProjectSessions } from './session-list.js';
@@ -59,6 +60,8 @@ export async function runPrompt(
       stats.observe(event);
       if (event.type === 'retry') stderr(retryLine(event.value, attemptPrinted));
       if (event.type === 'warning') stderr(`Warning: ${event.value.message}\n`);
+      const hookLine = hookEventLine(event);
+      if (hookLine !== undefined) stderr(hookLine);
       if (event.type === 'content') attemptPrinted = true;
       if (event.type === 'retry' || event.type === 'tool_call_response') attemptPrinted = false;
       writer.event(event);

@@ -17,6 +17,12 @@ export interface ToolResult {
   returnDisplay?: string;
   /** Set when the call failed; the model then gets `{ error: message }` and never sees `llmContent`. */
   error?: { message: string; type?: string };
+  /**
+   * Hands the call over to another tool (gemini-cli's `tailToolCallRequest`): the loop runs `name` with `args`
+   * under the same call id — validated, decided (decision interceptors, the policy) and run (tool interceptors)
+   * like a call from the model, with `originalRequestName` set — and its result replaces this one.
+   */
+  tailCall?: { name: string; args: Record<string, unknown> };
 }
 
 /** Per-call information handed to {@link AgentTool.execute}. */

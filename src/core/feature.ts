@@ -1,6 +1,8 @@
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import type {
+  ApprovalNotice,
+  CompressNotice,
   ModelInterceptor,
   ToolDecisionInterceptor,
   ToolInterceptor,
@@ -42,6 +44,8 @@ export interface FeatureSession {
   readonly agent: AgentHandle;
   /** True when the session was reopened with `resumeSession` (or `fork`), false for a new one. */
   readonly resumed: boolean;
+  /** The session's file when its store keeps one (gemini-cli's `transcript_path`), else undefined. */
+  readonly transcriptPath: string | undefined;
   readonly workspace: FeatureWorkspace;
   /** The agent's logger. */
   readonly logger: Logger;
@@ -68,7 +72,9 @@ export type FeatureDispose = () => void | Promise<void>;
  *   session closes (features in reverse order); `dispose()`: once, on `agent.close()`, in reverse order;
  * - interceptors `(call, next)`: `interceptTurn` around each `sendStream`, `interceptModel` around each model call,
  *   `interceptToolDecision` around each tool call's decision, `interceptTool` around each tool execution. The
- *   features' interceptors compose in the agent's feature order, the first one outermost.
+ *   features' interceptors compose in the agent's feature order, the first one outermost;
+ * - `approvalRequested(notice)`: before a human is asked to approve a call; `beforeCompress(notice)`: before the
+ *   session's history is compressed.
  *
  * @example
  * ```ts
@@ -112,4 +118,15 @@ export interface Feature {
   readonly interceptToolDecision?: ToolDecisionInterceptor;
   /** Around each tool execution. */
   readonly interceptTool?: ToolInterceptor;
+  /**
+   * Called (and awaited, in feature order) before a human is asked to approve a call — before `onApproval` is
+   * called, or before the run pauses with `approval_required`. For notifications (gemini-cli's Notification
+   * hook), audit logs, telemetry; it cannot change the request. A throw is logged and ignored.
+   */
+  approvalRequested?(notice: ApprovalNotice): void | Promise<void>;
+  /**
+   * Called (and awaited, in feature order) before the session compresses its history, by the feature that
+   * compresses it (gemini-cli's PreCompress hook). Advisory: it cannot stop the compression.
+   */
+  beforeCompress?(notice: CompressNotice): void | Promise<void>;
 }

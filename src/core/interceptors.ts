@@ -96,6 +96,13 @@ export interface ToolCheck extends InterceptorControls {
   readonly ctx: SessionContext;
   /** Fires when the stream is aborted. */
   readonly signal: AbortSignal;
+  /**
+   * Set by a decision interceptor (`next({ ...check, requireApproval: { reason } })`) to have a human approve the
+   * call even where the policy would allow it, in every approval mode. A policy deny still wins; where no human
+   * can be asked (no `onApproval`, headless) the call is denied as any other ask is. `reason` is shown with the
+   * approval request.
+   */
+  readonly requireApproval?: { readonly reason?: string };
 }
 
 /**
@@ -123,6 +130,27 @@ export interface ToolRun extends InterceptorControls {
   /** The arguments the tool runs with. */
   readonly args: Record<string, unknown>;
   /** The context the tool gets; `ctx.signal` fires on abort and when the call's time limit expires. */
+  readonly ctx: SessionContext;
+}
+
+/**
+ * An approval about to be asked (`onApproval`) or held (`approvals: 'pause'`), as {@link Feature.approvalRequested}
+ * sees it.
+ */
+export interface ApprovalNotice extends Pick<InterceptorControls, 'emit'> {
+  /** What the human will be asked. */
+  readonly request: ApprovalRequest;
+  /** The call as the model sent it. */
+  readonly call: ToolCallRequestInfo;
+  /** A fresh context for the call; `ctx.signal` fires when the stream is aborted. */
+  readonly ctx: SessionContext;
+}
+
+/** A context compression about to run, as {@link Feature.beforeCompress} sees it. */
+export interface CompressNotice extends Pick<InterceptorControls, 'emit'> {
+  /** `manual` (asked for) or `auto` (the history outgrew its budget). */
+  readonly trigger: 'manual' | 'auto';
+  /** A fresh context; `ctx.transcript` is the history about to be compressed. */
   readonly ctx: SessionContext;
 }
 

@@ -42,6 +42,8 @@ export type PausedTurnData = Record<string, unknown>;
 export interface SessionLog {
   /** The prior history (empty for a new session). */
   readonly history: Content[];
+  /** The file the session is written to, when the store keeps one file per session (the file store). */
+  readonly file?: string;
   /**
    * The paused turn stored with the session when it was opened — approvals the last model turn is waiting for —
    * or undefined. When set, `history` ends with that model turn, its calls still unanswered.

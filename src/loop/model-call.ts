@@ -45,7 +45,7 @@ export type ModelCallOutcome =
  * nudge in the system instruction after an empty or thoughts-only answer. Failures while connecting were already
  * retried by the retry layer and are final here, as are a response over `limits.maxResponseBytes` and an abort.
  * Each attempt goes through the features' model interceptors (`env.chains.callModel`), as gemini-cli fires its
- * model hooks per attempt.
+ * model hooks per attempt. An attempt during which an interceptor called `stop()` is not validated.
  */
 export async function* callModel(
   env: LoopEnvironment,
@@ -70,6 +70,8 @@ export async function* callModel(
         signal,
         state,
       );
+      // An interceptor that ended the turn (`stop()`) may answer with nothing: that answer is not validated.
+      if (env.control.stopped) return { kind: 'ok', collector };
       const invalid = validator.verdict(afterFunctionResponse);
       if (invalid !== undefined) throw invalid;
       return { kind: 'ok', collector };

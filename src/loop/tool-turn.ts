@@ -80,6 +80,8 @@ export async function resolvePausedTurn(
         args,
         {
           run: env.chains.runTool,
+          decide: env.chains.decideTool,
+          registry: async () => (await env.prepare(env.contextFor(signal))).registry,
           contextFor: env.contextFor,
           signal,
           timeoutMs: env.limits.toolTimeoutMs,

@@ -1,3 +1,4 @@
+import type { ApprovalNotice } from '../core/interceptors.js';
 import type { ApprovalMode } from '../core/policy-rule.js';
 import type { ApprovalHandler } from './approvals/approval-response.js';
 import type { PolicyEngine } from './policy-engine.js';
@@ -20,4 +21,6 @@ export interface AgentPolicy {
   engine(signal?: AbortSignal): Promise<PolicyEngine>;
   /** The kind of a tool known up front, for `explain`. */
   kindOf(toolName: string): string | undefined;
+  /** The other features' `approvalRequested` parts, in feature order (each awaited; a throw is logged). */
+  notifyApproval(notice: ApprovalNotice): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { Feature } from '../core/feature.js';
-import type { ToolDecisionInterceptor } from '../core/interceptors.js';
+import type { ApprovalNotice, ToolDecisionInterceptor } from '../core/interceptors.js';
 import type { PolicySource } from '../core/policy-rule.js';
 import type { SessionHandle } from '../core/session-context.js';
 import { ConfigurationError, InternalError } from '../errors.js';
@@ -32,6 +32,8 @@ export interface PolicyFeatureOptions {
   sources(signal?: AbortSignal): Promise<PolicySource[]>;
   /** Kinds of the tools known up front (the features' fixed tool lists), so `explain` can apply kind rules. */
   toolKinds: ReadonlyMap<string, string>;
+  /** The other features' `approvalRequested` parts, in feature order (awaited before a human is asked). */
+  approvalListeners?: ReadonlyArray<(notice: ApprovalNotice) => void | Promise<void>>;
 }
 
 /**
@@ -114,6 +116,18 @@ export function createPolicyFeature(options: PolicyFeatureOptions): PolicyFeatur
       return pending;
     },
     kindOf: (toolName) => options.toolKinds.get(toolName),
+    async notifyApproval(notice) {
+      for (const listener of options.approvalListeners ?? []) {
+        try {
+          await listener(notice);
+        } catch (error) {
+          options.logger.warn('approvalRequested failed', {
+            callId: notice.request.callId,
+            error: String(error),
+          });
+        }
+      }
+    },
     forSession(session, hooks) {
       const sessionPolicy = new SessionPolicy(feature, hooks);
       sessions.set(session, sessionPolicy);

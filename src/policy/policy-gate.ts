@@ -1,4 +1,4 @@
-import type { ToolCheck, ToolDecision } from '../core/interceptors.js';
+import type { ApprovalNotice, ToolCheck, ToolDecision } from '../core/interceptors.js';
 import type { ApprovalRequest } from '../events.js';
 import { raceAbort } from '../core/abort.js';
 import { alwaysAllowRule } from './approvals/always-allow.js';
@@ -17,7 +17,7 @@ import type { SessionRules } from './session-rules.js';
 /** What the gate is asked about one validated call (a decision interceptor's {@link ToolCheck}). */
 export type ToolGateCheck = Pick<
   ToolCheck,
-  'request' | 'tool' | 'args' | 'ctx' | 'emit' | 'signal'
+  'request' | 'tool' | 'args' | 'ctx' | 'emit' | 'signal' | 'requireApproval'
 >;
 
 /**
@@ -55,6 +55,8 @@ export interface PolicyGateOptions {
   enrichRequest?: (
     check: ToolGateCheck,
   ) => Partial<ApprovalRequest> | undefined | Promise<Partial<ApprovalRequest> | undefined>;
+  /** Awaited before a human is asked (or the run pauses): the features' `approvalRequested` parts. */
+  approvalRequested?: (notice: ApprovalNotice) => Promise<void>;
   /** Called after each human decision (record it in the session). */
   onDecision?: (record: ApprovalRecord) => void | Promise<void>;
   /** Called with the engine's verdict on each call, before anything else happens (record rule decisions). */
@@ -116,11 +118,23 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
         sessionRules: options.sessionRules,
       });
       options.onCheck?.(check, result);
-      if (result.decision === 'allow') return { outcome: 'allow' };
+      const forced = result.decision === 'allow' && check.requireApproval !== undefined;
+      if (result.decision === 'allow' && !forced) return { outcome: 'allow' };
       if (result.decision === 'deny')
         return { outcome: 'deny', message: policyDeniedMessage(result.denyMessage) };
 
-      const request = await buildApprovalRequest(check, result, options.enrichRequest);
+      const asked = forced
+        ? { ...result, note: check.requireApproval?.reason ?? 'A hook asked for approval.' }
+        : result;
+      const request = await buildApprovalRequest(check, asked, options.enrichRequest);
+      if (interactive) {
+        await options.approvalRequested?.({
+          request,
+          call: check.request,
+          ctx: check.ctx,
+          emit: check.emit,
+        });
+      }
       check.emit({
         type: 'tool_call_confirmation',
         value: { request: check.request, details: request },

@@ -284,6 +284,7 @@ export class SessionPolicy {
       approvals: this.agent.approvals,
       sessionRules: this.rules,
       enrichRequest: (check) => check.tool.approvalDetails?.(check.args),
+      approvalRequested: (notice) => this.agent.notifyApproval(notice),
       onCheck: (check, result) => {
         this.kinds.set(check.tool.name, check.tool.kind);
         this.recordCheck(result, {

@@ -81,6 +81,10 @@ class FileLease implements SessionLease {
     readonly lock: SessionLockFile,
   ) {}
 
+  get file(): string | undefined {
+    return this.appender?.path;
+  }
+
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;

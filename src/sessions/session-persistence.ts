@@ -116,6 +116,7 @@ class StoreSessionLog implements SessionLog {
 
   constructor(
     readonly sessionId: string,
+    readonly file: string | undefined,
     readonly history: Content[],
     readonly pausedTurn: PausedTurnData | undefined,
     private readonly store: SessionStore,
@@ -216,6 +217,7 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
         const state: RecordWriterState = { lastModelMessage: undefined };
         return new StoreSessionLog(
           sessionId,
+          lease.file,
           [],
           undefined,
           store,
@@ -238,6 +240,7 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
       const pauseStored = (stored.metadata[PAUSED_TURN_KEY] ?? null) !== null;
       const log = new StoreSessionLog(
         sessionId,
+        store.kind === 'file' ? stored.location : undefined,
         history,
         paused?.turn,
         store,

@@ -16,6 +16,8 @@ export interface SessionLease {
   readonly released: boolean;
   /** Gives the session up. Idempotent. */
   release(): Promise<void>;
+  /** The file the session is written to, once known (stores that keep one file per session). */
+  readonly file?: string | undefined;
 }
 
 /** What a new session starts with. */

@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { unknownToolMessage } from './closest-names.js';
 import { ModelVisibleError } from './model-visible-error.js';
 import type { ToolCallInput } from './tool-call.js';
+import { followTailCalls } from './tail-call.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { cancelledResponse, errorResponse, resultToResponse } from './tool-response.js';
 
@@ -146,7 +147,13 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
   await Promise.all(
     runnable.map(async ({ index, tool, args }) => {
       const input = options.calls[index] as ToolCallInput;
-      const run = await executeOne(input, tool, args, options, logger);
+      const run = await executeOne(
+        input,
+        tool,
+        args,
+        { ...options, registry: () => registry },
+        logger,
+      );
       outcomes[index] = { kind: 'done', response: run.response };
       if (run.fatal !== undefined) fatals.push({ index, error: run.fatal.error });
     }),
@@ -174,8 +181,11 @@ export async function executeOne(
   args: Record<string, unknown>,
   options: Pick<
     ToolSchedulerOptions,
-    'run' | 'contextFor' | 'signal' | 'timeoutMs' | 'emit' | 'stop'
-  >,
+    'run' | 'decide' | 'contextFor' | 'signal' | 'timeoutMs' | 'emit' | 'stop'
+  > & {
+    /** The turn's tools, for hand-overs (`ToolResult.tailCall`). */
+    registry: () => ToolRegistry | Promise<ToolRegistry>;
+  },
   logger: Logger = silentLogger,
 ): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
   const { request } = input;
@@ -190,9 +200,20 @@ export async function executeOne(
   try {
     const ctx = options.contextFor(controller.signal);
     const { emit, stop } = options;
-    const pending = Promise.resolve().then(() =>
-      options.run({ request, tool, args, ctx, emit, stop }),
-    );
+    const pending = Promise.resolve()
+      .then(() => options.run({ request, tool, args, ctx, emit, stop }))
+      .then((result) =>
+        result.tailCall === undefined
+          ? result
+          : followTailCalls(result, request, {
+              registry: options.registry,
+              decide: options.decide,
+              run: options.run,
+              ctx,
+              emit,
+              stop,
+            }),
+      );
     const result = await raceAbort(pending, controller.signal);
     return { response: resultToResponse(request, result, elapsed()) };
   } catch (error) {

@@ -61,6 +61,12 @@ export class StreamJsonWriter implements OutputWriter {
       case 'loop_detected':
         this.emit('error', { severity: 'warning', message: LOOP_DETECTED_MESSAGE });
         return;
+      case 'agent_execution_blocked':
+        this.emit('error', {
+          severity: 'warning',
+          message: `Agent execution blocked: ${event.value.systemMessage?.trim() || event.value.reason}`,
+        });
+        return;
       case 'max_session_turns':
         this.emit('error', { severity: 'error', message: MAX_TURNS_MESSAGE });
         return;

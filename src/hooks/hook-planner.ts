@@ -1,0 +1,117 @@
+import { compileLinearRegex, type LinearRegex } from '../linear-regex.js';
+import type { CommandHookConfig } from './command-hook.js';
+import { HOOK_SOURCE_PRIORITY, type HookEventName, type HookSource } from './hook-types.js';
+import type { RuntimeHookAction } from './runtime-hook.js';
+
+/** How one registered hook runs: a shell command (settings files) or a function (the `hooks` option). */
+export type HookImplementation =
+  | { type: 'command'; config: CommandHookConfig }
+  | { type: 'runtime'; action: RuntimeHookAction; timeoutMs: number | undefined };
+
+/** One hook as registered for one event. */
+export interface HookEntry {
+  event: HookEventName;
+  source: HookSource;
+  /** The hook's name, else its command: how warnings, `hooksConfig.disabled` and `disabled` refer to it. */
+  name: string;
+  /** gemini-cli's identity key `<name>:<command>` (de-duplication, trust). */
+  key: string;
+  /** The matcher as configured (trimmed when compared). */
+  matcher: string | undefined;
+  sequential: boolean;
+  enabled: boolean;
+  implementation: HookImplementation;
+}
+
+/** What an event is matched against: the tool name (tool events) or the source/reason/trigger (session events). */
+export interface HookMatchContext {
+  toolName?: string;
+  trigger?: string;
+}
+
+/** The hooks to run for one event, in order, and how. */
+export interface HookPlan {
+  event: HookEventName;
+  entries: HookEntry[];
+  /** True when any planned hook's definition asked for `sequential: true`. */
+  sequential: boolean;
+}
+
+const compiledMatchers = new Map<string, LinearRegex | null>();
+
+function toolMatcher(matcher: string): LinearRegex | null {
+  let compiled = compiledMatchers.get(matcher);
+  if (compiled === undefined) {
+    try {
+      compiled = compileLinearRegex(matcher);
+    } catch {
+      compiled = null;
+    }
+    if (compiledMatchers.size > 256) compiledMatchers.clear();
+    compiledMatchers.set(matcher, compiled);
+  }
+  return compiled;
+}
+
+/**
+ * gemini-cli's matcher semantics: no matcher, no context, `""` or `*` match everything; with a tool name the
+ * matcher is a regular expression searched in the name (unanchored: `read` matches `read_file`), compared exactly
+ * when it is not a valid pattern; with a trigger (SessionStart's source, SessionEnd's reason, PreCompress's
+ * trigger) it must equal it. Patterns run on a linear-time engine (RE2 syntax), so a hostile matcher cannot hang
+ * the agent; one RE2 cannot compile (lookaround, backreferences) is compared exactly.
+ */
+export function matchesHook(matcher: string | undefined, context?: HookMatchContext): boolean {
+  if (matcher === undefined || context === undefined) return true;
+  const trimmed = matcher.trim();
+  if (trimmed === '' || trimmed === '*') return true;
+  if (context.toolName) {
+    const compiled = toolMatcher(trimmed);
+    return compiled === null ? trimmed === context.toolName : compiled.test(context.toolName);
+  }
+  if (context.trigger) return trimmed === context.trigger;
+  return true;
+}
+
+/** Registered hooks, sorted by source once, planned per event. */
+export class HookRegistry {
+  private readonly byEvent = new Map<HookEventName, HookEntry[]>();
+
+  constructor(entries: readonly HookEntry[]) {
+    const sorted = [...entries].sort(
+      (a, b) => HOOK_SOURCE_PRIORITY[a.source] - HOOK_SOURCE_PRIORITY[b.source],
+    );
+    for (const entry of sorted) {
+      const list = this.byEvent.get(entry.event) ?? [];
+      list.push(entry);
+      this.byEvent.set(entry.event, list);
+    }
+  }
+
+  /** True when at least one enabled hook is registered for `event` (cheap: no matching). */
+  has(event: HookEventName): boolean {
+    return this.byEvent.get(event)?.some((e) => e.enabled) ?? false;
+  }
+
+  /** Every registered entry, in run order. */
+  all(): HookEntry[] {
+    return [...this.byEvent.values()].flat();
+  }
+
+  /**
+   * gemini-cli's planner: the enabled hooks of the event, in source order, filtered by matcher, de-duplicated by
+   * key (the first wins); sequential when any of them asked for it. Undefined when none matches.
+   */
+  plan(event: HookEventName, context?: HookMatchContext): HookPlan | undefined {
+    const candidates = this.byEvent.get(event);
+    if (candidates === undefined) return undefined;
+    const seen = new Set<string>();
+    const entries: HookEntry[] = [];
+    for (const entry of candidates) {
+      if (!entry.enabled || !matchesHook(entry.matcher, context) || seen.has(entry.key)) continue;
+      seen.add(entry.key);
+      entries.push(entry);
+    }
+    if (entries.length === 0) return undefined;
+    return { event, entries, sequential: entries.some((e) => e.sequential) };
+  }
+}

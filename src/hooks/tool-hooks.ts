@@ -1,0 +1,203 @@
+import type { ToolResult } from '../core/agent-tool.js';
+import type { ToolDecisionInterceptor, ToolInterceptor } from '../core/interceptors.js';
+import type { SessionHandle } from '../core/session-context.js';
+import type { ServerGeminiStreamEvent } from '../events.js';
+import {
+  effectiveReason,
+  isBlocking,
+  sanitizedAdditionalContext,
+  stopsExecution,
+} from './hook-output.js';
+import { scopeOf, type HookSessionState } from './hook-session.js';
+import type { HookSystem } from './hook-system.js';
+import type { AnyHookOutput, ToolInput } from './hook-types.js';
+
+/** gemini-cli's note on a result whose arguments a BeforeTool hook rewrote. */
+export const REWRITTEN_ARGS_NOTE =
+  '\n\n[System] Tool input parameters were modified by a hook before execution.';
+
+type StateOf = (session: SessionHandle) => HookSessionState | undefined;
+
+/** Appends text to what the model gets from a tool (a string grows; parts get one more text part). */
+export function appendToResult(result: ToolResult, text: string): ToolResult {
+  const { llmContent } = result;
+  return {
+    ...result,
+    llmContent: typeof llmContent === 'string' ? llmContent + text : [...llmContent, { text }],
+  };
+}
+
+/** The `agent_execution_stopped` event for a hook's `continue: false`. */
+export function stoppedEvent(
+  output: AnyHookOutput,
+  contextCleared?: boolean,
+): ServerGeminiStreamEvent {
+  return {
+    type: 'agent_execution_stopped',
+    value: {
+      reason: effectiveReason(output),
+      ...(output.systemMessage ? { systemMessage: output.systemMessage } : {}),
+      ...(contextCleared === undefined ? {} : { contextCleared }),
+    },
+  };
+}
+
+/** The `agent_execution_blocked` event for a hook's `decision: 'deny'`/`'block'`. */
+export function blockedEvent(
+  output: AnyHookOutput,
+  reason = effectiveReason(output),
+  contextCleared?: boolean,
+): ServerGeminiStreamEvent {
+  return {
+    type: 'agent_execution_blocked',
+    value: {
+      reason,
+      ...(output.systemMessage ? { systemMessage: output.systemMessage } : {}),
+      ...(contextCleared === undefined ? {} : { contextCleared }),
+    },
+  };
+}
+
+/**
+ * BeforeTool, where gemini-cli's scheduler fires it — after validation, before the policy: `continue: false`
+ * answers `Agent execution stopped by hook: <reason>` (`stop_execution`) and ends the turn once the results are
+ * stored; `deny`/`block` answers `Tool execution blocked: <reason>` (`policy_violation`); `tool_input` replaces the
+ * arguments, validated again (`Tool parameter modification by hook failed validation: …`); `ask` has a human
+ * approve the call even where the policy would allow it. The policy still decides after the hook.
+ */
+export function beforeToolInterceptor(
+  system: HookSystem,
+  stateOf: StateOf,
+): ToolDecisionInterceptor {
+  return async (check, next) => {
+    if (!system.has('BeforeTool')) return next(check);
+    const state = stateOf(check.ctx.session);
+    const { request, tool } = check;
+    const output = await system.fire(
+      'BeforeTool',
+      {
+        tool_name: tool.name,
+        tool_input: { ...check.args } as ToolInput,
+        ...(request.originalRequestName
+          ? { original_request_name: request.originalRequestName }
+          : {}),
+      },
+      scopeOf(state, check.ctx, check.emit),
+      { toolName: tool.name },
+    );
+    if (output === undefined) return next(check);
+    if (stopsExecution(output)) {
+      if (state) state.toolStopped = true;
+      check.emit(stoppedEvent(output));
+      check.stop();
+      return {
+        outcome: 'deny',
+        message: `Agent execution stopped by hook: ${effectiveReason(output)}`,
+        type: 'stop_execution',
+      };
+    }
+    if (isBlocking(output)) {
+      return {
+        outcome: 'deny',
+        message: `Tool execution blocked: ${effectiveReason(output)}`,
+        type: 'policy_violation',
+      };
+    }
+    let { args } = check;
+    const rewritten = output.hookSpecificOutput?.['tool_input'] as
+      Record<string, unknown> | undefined;
+    if (rewritten !== undefined) {
+      const validation = await tool.validate(rewritten);
+      if (!validation.ok) {
+        return {
+          outcome: 'deny',
+          message: `Tool parameter modification by hook failed validation: ${validation.error}`,
+          type: 'invalid_tool_params',
+        };
+      }
+      args = validation.args;
+      state?.rewrittenCalls.add(request.callId);
+    }
+    const ask = output.decision === 'ask';
+    if (args === check.args && !ask) return next(check);
+    return next({
+      ...check,
+      args,
+      ...(ask
+        ? { requireApproval: output.systemMessage ? { reason: output.systemMessage } : {} }
+        : {}),
+    });
+  };
+}
+
+/**
+ * AfterTool, where gemini-cli's executor fires it — after the tool ran: `continue: false` replaces the result with
+ * `Agent execution stopped by hook` and ends the turn once the results are stored; `deny`/`block` replaces it with
+ * `Tool result blocked: <reason>`; `additionalContext` is appended as `<hook_context>…</hook_context>` (escaped);
+ * `tailToolCallRequest` hands the call over to another tool. Then gemini-cli's note is appended when a BeforeTool
+ * hook had rewritten the arguments.
+ */
+export function afterToolInterceptor(system: HookSystem, stateOf: StateOf): ToolInterceptor {
+  return async (run, next) => {
+    const state = stateOf(run.ctx.session);
+    let result = await next(run);
+    if (system.has('AfterTool')) {
+      const output = await system.fire(
+        'AfterTool',
+        {
+          tool_name: run.tool.name,
+          tool_input: { ...run.args } as ToolInput,
+          tool_response: {
+            llmContent: result.llmContent,
+            returnDisplay: result.returnDisplay ?? result.llmContent,
+            error: result.error,
+          },
+          ...(run.request.originalRequestName
+            ? { original_request_name: run.request.originalRequestName }
+            : {}),
+        },
+        scopeOf(state, run.ctx, run.emit),
+        { toolName: run.tool.name },
+      );
+      if (output !== undefined) result = applyAfterTool(result, output, run, state);
+    }
+    if (state?.rewrittenCalls.delete(run.request.callId) && result.tailCall === undefined)
+      result = appendToResult(result, REWRITTEN_ARGS_NOTE);
+    return result;
+  };
+}
+
+function applyAfterTool(
+  result: ToolResult,
+  output: AnyHookOutput,
+  run: Parameters<ToolInterceptor>[0],
+  state: HookSessionState | undefined,
+): ToolResult {
+  const reason = effectiveReason(output);
+  if (stopsExecution(output)) {
+    if (state) state.toolStopped = true;
+    run.emit(stoppedEvent(output));
+    run.stop();
+    const text = `Agent execution stopped by hook: ${reason}`;
+    return {
+      llmContent: text,
+      returnDisplay: text,
+      error: { message: reason, type: 'stop_execution' },
+    };
+  }
+  if (isBlocking(output)) {
+    const text = `Tool result blocked: ${reason}`;
+    return {
+      llmContent: text,
+      returnDisplay: text,
+      error: { message: reason, type: 'execution_failed' },
+    };
+  }
+  let next = result;
+  const context = sanitizedAdditionalContext(output);
+  if (context) next = appendToResult(next, `\n\n<hook_context>${context}</hook_context>`);
+  const tail = output.hookSpecificOutput?.['tailToolCallRequest'] as
+    { name: string; args: Record<string, unknown> } | undefined;
+  if (tail !== undefined) next = { ...next, tailCall: { name: tail.name, args: tail.args } };
+  return next;
+}
