@@ -74,6 +74,7 @@ describe('public API', () => {
       'loadSettings',
       'loginWithGoogle',
       'logoutFromGoogle',
+      'openAICompatible',
       'resolveFolderTrust',
       'selectAuthType',
       'silentLogger',

@@ -250,6 +250,13 @@ export type { GeminiCliAcpServerOptions } from './acp/acp-server-options.js';
 
 export { DEFAULT_MODEL } from './model/models.js';
 export { AuthType, getAuthTypeFromEnv } from './model/auth/auth-type.js';
+export { openAICompatible } from './model/openai/openai-compatible.js';
+export type { OpenAICompatibleOptions } from './model/openai/openai-compatible.js';
+export type {
+  ModelProvider,
+  ProviderCapabilities,
+  ProviderContext,
+} from './model/model-provider.js';
 export { selectAuthType } from './model/auth/auth-selection.js';
 export { loginWithGoogle, logoutFromGoogle } from './model/auth/login-entry.js';
 export type { GoogleLoginOptions, GoogleLoginResult } from './model/auth/google-login.js';

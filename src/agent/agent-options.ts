@@ -1,6 +1,7 @@
 import type { GenerateContentConfig } from '@google/genai';
 import type { Logger } from '../logger.js';
 import type { AuthType } from '../model/auth/auth-type.js';
+import type { ModelProvider } from '../model/model-provider.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { RetryOptions } from '../model/retry.js';
 import type { Feature } from '../core/feature.js';
@@ -107,7 +108,11 @@ export interface GeminiCliAgentOptions {
    * not stored in the history.
    */
   sessionContext?: boolean;
-  /** Gemini model id or alias (default: `model.name` from the settings, else `gemini-2.5-pro`). */
+  /**
+   * Model id or alias (default: `model.name` from the settings, else the provider's default model, else
+   * `gemini-2.5-pro`). A prefix picks another provider: `openai:gpt-4.1`, `ollama:llama3.2` (see
+   * docs/providers.md).
+   */
   model?: string;
   /** Working directory of the sessions (default `process.cwd()`); tools' `ctx.fs` / `ctx.shell` stay inside. */
   cwd?: string;
@@ -140,6 +145,12 @@ export interface GeminiCliAgentOptions {
    * `GOOGLE_GENAI_USE_VERTEXAI`, `GOOGLE_GENAI_USE_GCA`, …), else ADC. See docs/auth.md.
    */
   authType?: AuthType | `${AuthType}`;
+  /**
+   * A model provider other than Gemini, e.g. `openAICompatible({ baseURL: 'http://localhost:11434/v1' })`
+   * (Ollama, vLLM, OpenAI…): models without a prefix go to it. Without it, `model: 'openai:gpt-4.1'` or
+   * `'ollama:llama3.2'` picks a built-in provider. See docs/providers.md.
+   */
+  provider?: ModelProvider;
   /** Gemini API key (default: `GEMINI_API_KEY` / `GOOGLE_API_KEY`). */
   apiKey?: string;
   /** API base URL (default: `GOOGLE_GEMINI_BASE_URL`, else Google's). */

@@ -3,8 +3,8 @@ import { ConfigurationError } from '../errors.js';
 import { createStderrLogger, silentLogger, type Logger } from '../logger.js';
 import { AuthCache } from '../model/auth/auth-cache.js';
 import type { ContentGenerator } from '../model/content-generator.js';
-import { createContentGenerator } from '../model/create-content-generator.js';
-import { resolveModel } from '../model/models.js';
+import { createContentGenerator, geminiModelName } from '../model/create-content-generator.js';
+import { agentModel, authSettingsOf } from './agent-auth.js';
 import { DEFAULT_RETRY } from '../model/retry.js';
 import type { RetryEventInfo } from '../events.js';
 import type { LoopLimits, StreamRetrySettings } from '../loop/loop-types.js';
@@ -14,11 +14,10 @@ import type { LoadedSettings } from '../settings/load-settings.js';
 import type { SkillsFeature } from '../skills/skills-feature.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
-import { authSettingsOf } from './agent-auth.js';
 import { createAgentFeatures } from './agent-features.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentPersistence, validateApprovalTtl } from './agent-persistence.js';
-import { chatGenerationConfig } from '../model/generation-defaults.js';
+import { chatGenerationConfig, type ChatGenerationConfig } from '../model/generation-defaults.js';
 import { geminiHome } from '../settings/settings-paths.js';
 import { loadSessionPreamble, type SessionPreamble } from './session-preamble.js';
 import {
@@ -73,7 +72,12 @@ export interface AgentServices {
   limits: LoopLimits;
   /** Mid-stream re-sends of a model call (`retry` option; `retry: false` turns them off). */
   streamRetry: StreamRetrySettings;
-  generationConfig: GeminiCliAgentOptions['generationConfig'];
+  /**
+   * The generationConfig of a request for `model`: gemini-cli's defaults for that Gemini model with the
+   * `generationConfig` option over them, or only the option for a model another provider serves (Gemini's
+   * defaults would make it warn about settings it drops on every request).
+   */
+  generationConfig(model: string): ChatGenerationConfig | undefined;
   logger: Logger;
   /** The sessions' working directory (as given, or `process.cwd()`). */
   cwd: string;
@@ -105,7 +109,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   const merged = settings.merged;
   const authCache = new AuthCache();
   const { features, skills, policy } = createAgentFeatures(options, { cwd, logger, settings });
-  const modelName = resolveModel(options.model ?? merged.model?.name);
+  const modelName = agentModel(options, merged.model?.name);
   return {
     instructions,
     systemPrompt: validateSystemPrompt(options.systemPrompt),
@@ -137,7 +141,12 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
       maxTurns: options.limits?.maxTurns ?? settingsMaxTurns(merged),
     }),
     streamRetry: streamRetryFrom(options.retry),
-    generationConfig: chatGenerationConfig(modelName, options.generationConfig),
+    generationConfig: (model) => {
+      const gemini = options.contentGenerator ? model : geminiModelName(model, options.provider);
+      return gemini === undefined
+        ? options.generationConfig
+        : chatGenerationConfig(gemini, options.generationConfig);
+    },
     logger,
     cwd,
     settings,
@@ -187,7 +196,8 @@ function createModelFor(
       ? {}
       : { contentGenerator: options.contentGenerator }),
     ...(hooks.sessionId === undefined ? {} : { sessionId: hooks.sessionId }),
-    model: resolveModel(options.model ?? shared.settings.merged.model?.name),
+    model: agentModel(options, shared.settings.merged.model?.name),
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
     authCache: shared.authCache,
     logger,
     ...(options.limits?.maxResponseBytes === undefined

@@ -2,7 +2,6 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
-import { AUTH_TYPES, type AuthType } from '../model/auth/auth-type.js';
 import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
@@ -11,6 +10,7 @@ import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, type OptionIssue } from './option-issues.js';
+import { MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
 const GEMINI_FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
@@ -176,11 +176,7 @@ export const OPTION_SCHEMAS = {
   debug: bool().optional(),
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),
-  authType: z
-    .enum(AUTH_TYPES as [AuthType, ...AuthType[]], {
-      error: `expected one of ${AUTH_TYPES.map((t) => `'${t}'`).join(', ')}`,
-    })
-    .optional(),
+  ...MODEL_SOURCE_OPTION_SCHEMAS,
   apiKey: nonEmptyStr().optional(),
   baseUrl: str()
     .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), { error: 'expected an http(s) URL' })

@@ -57,10 +57,11 @@ export interface LoopRunParts {
 /** The loop's view of a session for one run: history and log, the features' chains, limits, events. */
 export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
   const { session, services, state, pause } = parts;
+  const generationConfig = services.generationConfig(parts.model.id);
   return {
     sessionId: session.id,
     modelName: parts.model.id,
-    ...(services.generationConfig ? { generationConfig: services.generationConfig } : {}),
+    ...(generationConfig ? { generationConfig } : {}),
     history: state.history,
     commit: async (entry) => {
       state.history.push(entry.content);

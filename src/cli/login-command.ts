@@ -84,16 +84,14 @@ export async function loginCommand(io: CliIo, args: readonly string[]): Promise<
     unsubscribe();
   }
   if (!values['skip-setup']) {
-    const generator = (await createContentGenerator({
+    const generator = await createContentGenerator({
       authType: AuthType.LOGIN_WITH_GOOGLE,
       retry: false,
-    })) as unknown as { userTier?: string; userTierName?: string; projectId?: string };
+    });
     const tier = generator.userTierName
       ? `${generator.userTierName} (${generator.userTier})`
-      : generator.userTier;
-    io.stdout(
-      `Gemini Code Assist: ${tier ?? 'ready'}, project ${generator.projectId ?? 'unknown'}.\n`,
-    );
+      : (generator.userTier ?? 'ready');
+    io.stdout(`Gemini Code Assist: ${tier}.\n`);
   }
   io.stdout(
     'Use it with authType: "oauth-personal", GOOGLE_GENAI_USE_GCA=true, or gemini-cli\'s settings.\n',

@@ -26,6 +26,13 @@ export interface ContentGenerator {
   ): Promise<GenerateContentResponse>;
   /** Counts the tokens of a request. */
   countTokens(params: CountTokensParameters, signal?: AbortSignal): Promise<CountTokensResponse>;
+  /**
+   * The Code Assist user tier (`free-tier`, `standard-tier`, a paid tier's id), when the model is reached through
+   * Google sign-in — gemini-cli's `userTier`. Wrappers (retries, recorder, routing) pass it through.
+   */
+  readonly userTier?: string;
+  /** The tier's display name (gemini-cli's `userTierName`). */
+  readonly userTierName?: string;
   /** Embeds content. Optional: generators that cannot embed omit it. */
   embedContent?(
     params: EmbedContentParameters,

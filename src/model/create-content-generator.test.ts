@@ -6,8 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError, MissingCredentialsError, ReplayError } from '../errors.js';
 import { FakeGeminiServer } from '../testing/fake-gemini-server.js';
 import { ScriptedModel, textTurn } from '../testing/scripted-model.js';
-import { createContentGenerator } from './create-content-generator.js';
+import { createContentGenerator, geminiModelName } from './create-content-generator.js';
+import { openAICompatible } from './openai/openai-compatible.js';
 import { GeminiContentGenerator } from './gemini-generator.js';
+import { ProviderRouter } from './provider-router.js';
 import { RecordingContentGenerator } from './recorder.js';
 import { ReplayContentGenerator } from './replay.js';
 import { RetryingContentGenerator } from './retry.js';
@@ -29,6 +31,18 @@ describe('createContentGenerator', () => {
     expect(await texts(await a.generateContentStream(req))).toContain('BANANA');
     const b = await createContentGenerator({ fakeResponses: file, env: {} });
     expect(await texts(await b.generateContentStream(req))).toContain('BANANA');
+  });
+
+  it('geminiModelName: which model ids Gemini serves, under which name', () => {
+    const local = openAICompatible({ id: 'local', baseURL: 'http://127.0.0.1:1/v1' });
+    expect(geminiModelName('gemini-2.5-pro', undefined)).toBe('gemini-2.5-pro');
+    expect(geminiModelName('gemini:gemini-2.5-flash', undefined)).toBe('gemini-2.5-flash');
+    expect(geminiModelName('tunedModels:x', undefined)).toBe('tunedModels:x');
+    expect(geminiModelName('openai:gpt-4.1', undefined)).toBeUndefined();
+    expect(geminiModelName('ollama:llama3.2', undefined)).toBeUndefined();
+    expect(geminiModelName('llama3.2', local)).toBeUndefined();
+    expect(geminiModelName('local:llama3.2', local)).toBeUndefined();
+    expect(geminiModelName('gemini:gemini-2.5-pro', local)).toBe('gemini-2.5-pro');
   });
 
   it('passes fakeResponsesStrict through', async () => {
@@ -74,10 +88,12 @@ describe('createContentGenerator', () => {
       recordResponses: join(dir, 'x.jsonl'),
     });
     expect(gen).toBeInstanceOf(RecordingContentGenerator);
+    // The router sends other providers' model ids elsewhere; the session's own source sits behind it.
     const plain = await createContentGenerator({ env: { GEMINI_API_KEY: 'k' } });
-    expect(plain).toBeInstanceOf(RetryingContentGenerator);
+    expect(plain).toBeInstanceOf(ProviderRouter);
+    expect((plain as ProviderRouter).primary).toBeInstanceOf(RetryingContentGenerator);
     const noRetry = await createContentGenerator({ env: { GEMINI_API_KEY: 'k' }, retry: false });
-    expect(noRetry).toBeInstanceOf(GeminiContentGenerator);
+    expect((noRetry as ProviderRouter).primary).toBeInstanceOf(GeminiContentGenerator);
   });
 
   it('uses an explicit contentGenerator (with retries) and rejects it together with fakeResponses', async () => {
@@ -114,16 +130,24 @@ describe('createContentGenerator', () => {
 });
 
 describe('lazy client loading', () => {
-  it('no module in src/model or src/testing imports @google/genai at load time except as types', async () => {
+  it('no module in src/model or src/testing imports a model client library at load time except as types', async () => {
     const offenders: string[] = [];
-    for (const folder of ['src/model', 'src/testing']) {
+    const libraries = String.raw`(?:@google\/genai|google-auth-library|openai)(?:\/[^']*)?`;
+    const runtimeImport = new RegExp(
+      String.raw`^\s*(?:import|export)\s+(?!type\b)[^;]*from\s+'${libraries}'`,
+      'm',
+    );
+    for (const folder of [
+      'src/model',
+      'src/model/auth',
+      'src/model/code-assist',
+      'src/model/openai',
+      'src/testing',
+    ]) {
       for (const name of await readdir(resolve(process.cwd(), folder))) {
         if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
         const text = await readFile(resolve(process.cwd(), folder, name), 'utf8');
-        const runtime =
-          /^\s*import\s+(?!type\b)[^;]*from\s+'@google\/genai'/m.test(text) ||
-          /^\s*export\s+(?!type\b)[^;]*from\s+'@google\/genai'/m.test(text);
-        if (runtime) offenders.push(`${folder}/${name}`);
+        if (runtimeImport.test(text)) offenders.push(`${folder}/${name}`);
       }
     }
     expect(offenders).toEqual([]);

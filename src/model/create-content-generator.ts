@@ -1,17 +1,16 @@
 import { ConfigurationError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { AuthCache } from './auth/auth-cache.js';
-import { selectAuthType, type AuthSettings } from './auth/auth-selection.js';
-import { AuthType } from './auth/auth-type.js';
-import { parseCustomHeaders } from './client-headers.js';
 import type { ContentGenerator } from './content-generator.js';
-import { GeminiContentGenerator } from './gemini-generator.js';
+import { createGeminiSource, type GeminiSourceOptions } from './gemini-source.js';
+import { splitModelId, type ModelProvider } from './model-provider.js';
+import { BUILTIN_PROVIDER_IDS, builtinProvider } from './openai/openai-compatible.js';
+import { GEMINI_KEY, ProviderRouter, routeKey } from './provider-router.js';
 import { RecordingContentGenerator } from './recorder.js';
 import { createReplayGenerator } from './replay.js';
 import { RetryingContentGenerator, type RetryOptions } from './retry.js';
 
 /** Options of {@link createContentGenerator}. */
-export interface CreateContentGeneratorOptions {
+export interface CreateContentGeneratorOptions extends GeminiSourceOptions {
   /**
    * Replay this gemini-cli JSONL file instead of calling the API (no network, no credentials). Each generator
    * created replays from line 1 — call `createContentGenerator` once per session, as the reference does.
@@ -22,37 +21,10 @@ export interface CreateContentGeneratorOptions {
   /** Append one line per completed call to this file, in the replay format. Wraps everything else. */
   recordResponses?: string | URL;
   /**
-   * How to sign in to Gemini (gemini-cli's auth types: `gemini-api-key`, `vertex-ai`, `gateway`,
-   * `oauth-personal`, `compute-default-credentials`). Default: chosen as gemini-cli does — `apiKey` /
-   * `vertexai` options, then `authSettings.selectedType`, then the environment (see docs/auth.md).
+   * A model provider other than Gemini (e.g. `openAICompatible({ baseURL, apiKey })`): models without a prefix go
+   * to it. See docs/providers.md.
    */
-  authType?: AuthType | `${AuthType}`;
-  /** gemini-cli's `security.auth.*` settings (`selectedType`, `enforcedType`); the agent reads them. */
-  authSettings?: AuthSettings;
-  /** The session's model id (for the Code Assist User-Agent). */
-  model?: string;
-  /** The session id (sent to the Code Assist API as `session_id`). */
-  sessionId?: string;
-  /** Shares sign-in and Code Assist setup between generators (pass the same object for one agent). */
-  authCache?: AuthCache;
-  /** Gemini API key; beats `GEMINI_API_KEY` / `GOOGLE_API_KEY`. */
-  apiKey?: string;
-  /** API base URL; beats `GOOGLE_GEMINI_BASE_URL` / `GOOGLE_VERTEX_BASE_URL`. */
-  baseUrl?: string;
-  /** Use Vertex AI; beats `GOOGLE_GENAI_USE_VERTEXAI`. */
-  vertexai?: boolean;
-  /** Google Cloud project (Vertex AI); beats `GOOGLE_CLOUD_PROJECT`. */
-  project?: string;
-  /** Google Cloud location (Vertex AI); beats `GOOGLE_CLOUD_LOCATION`. */
-  location?: string;
-  /** API version; beats `GOOGLE_GENAI_API_VERSION`. */
-  apiVersion?: string;
-  /** Extra HTTP headers for the Gemini API. */
-  headers?: Record<string, string>;
-  /** Environment read instead of `process.env`. */
-  env?: Record<string, string | undefined>;
-  /** Largest response body the Gemini API may send, in bytes (default 32 MiB). */
-  maxResponseBytes?: number;
+  provider?: ModelProvider;
   /** Retry settings, or `false` to disable retries. Not applied to replay. */
   retry?: RetryOptions | false;
   /** Use this generator (e.g. a `ScriptedModel`) instead of replay or the Gemini API. Retries apply. */
@@ -91,7 +63,7 @@ export async function createContentGenerator(
       strict: options.fakeResponsesStrict ?? true,
     });
   } else {
-    generator = withRetry(await createGeminiSource(options, logger), options.retry, logger);
+    generator = await createRoutedSource(options, logger);
   }
   if (options.recordResponses !== undefined) {
     generator = new RecordingContentGenerator(generator, options.recordResponses);
@@ -99,56 +71,54 @@ export async function createContentGenerator(
   return generator;
 }
 
-/** Gemini through the chosen auth method: `@google/genai` (key, Vertex AI, gateway) or Code Assist (Google). */
-async function createGeminiSource(
+/**
+ * The model source for the session's model (the `provider` option, a provider prefix such as `openai:`, or
+ * Gemini), built now so missing credentials fail here, behind a {@link ProviderRouter} that builds the other
+ * sources on demand when a request names another provider's model. Each source has its own retries.
+ */
+async function createRoutedSource(
   options: CreateContentGeneratorOptions,
   logger: Logger,
 ): Promise<ContentGenerator> {
   const env = options.env ?? process.env;
-  const selection = selectAuthType({
-    ...(options.authType === undefined ? {} : { authType: options.authType }),
-    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-    ...(options.vertexai === undefined ? {} : { vertexai: options.vertexai }),
-    ...(options.authSettings === undefined ? {} : { settings: options.authSettings }),
-    env,
-  });
-  logger.debug('auth method chosen', { authType: selection.type, because: selection.reason });
-  const headers = { ...parseCustomHeaders(env['GEMINI_CLI_CUSTOM_HEADERS']), ...options.headers };
-  if (selection.type === AuthType.LOGIN_WITH_GOOGLE || selection.type === AuthType.COMPUTE_ADC) {
-    const { createCodeAssistGenerator } =
-      await import('./code-assist/create-code-assist-generator.js');
-    return createCodeAssistGenerator({
-      authType: selection.type,
-      reason: selection.reason,
-      implicit: selection.source === 'default',
-      env,
-      logger,
-      headers,
-      cache: options.authCache ?? new AuthCache(),
-      ...(options.model === undefined ? {} : { model: options.model }),
-      ...(options.project === undefined ? {} : { project: options.project }),
-      ...(options.sessionId === undefined ? {} : { sessionId: options.sessionId }),
-    });
-  }
-  const gemini = new GeminiContentGenerator({
-    authType: selection.type as 'gemini-api-key' | 'vertex-ai' | 'gateway',
-    authReason: selection.reason,
-    apiKey: options.apiKey,
-    baseUrl: options.baseUrl,
-    vertexai: options.vertexai,
-    project: options.project,
-    location: options.location,
-    apiVersion: options.apiVersion,
-    headers: Object.keys(headers).length ? headers : undefined,
-    env: options.env,
-    logger,
-    ...(options.maxResponseBytes === undefined
-      ? {}
-      : { maxResponseBytes: options.maxResponseBytes }),
-  });
-  // Credentials were checked above; the client library is loaded here, not during the first model call.
-  await gemini.preload();
-  return gemini;
+  const provider = options.provider;
+  const { known, fallback } = routing(provider);
+  const build = async (key: string): Promise<ContentGenerator> => {
+    let source: ContentGenerator;
+    if (provider && key === provider.id) {
+      source = await provider.createGenerator({ model: options.model, logger, env });
+    } else if (key === GEMINI_KEY) {
+      source = await createGeminiSource(options, logger);
+    } else {
+      const builtin = builtinProvider(key, env) as ModelProvider;
+      source = await builtin.createGenerator({ model: options.model, logger, env });
+    }
+    return withRetry(source, options.retry, logger);
+  };
+  const primaryKey = routeKey(options.model, known, fallback);
+  return new ProviderRouter(primaryKey, await build(primaryKey), known, build);
+}
+
+/** The routing keys a model prefix may name, and where a model without one goes. */
+function routing(provider: ModelProvider | undefined): { known: string[]; fallback: string } {
+  return {
+    known: [GEMINI_KEY, ...BUILTIN_PROVIDER_IDS, ...(provider ? [provider.id] : [])],
+    fallback: provider?.id ?? GEMINI_KEY,
+  };
+}
+
+/**
+ * The Gemini model name a model id is sent to Gemini as (a `gemini:` prefix removed), or `undefined` when the id
+ * routes to another provider (`openai:gpt-4.1`, or any id without a prefix when `provider` is given).
+ */
+export function geminiModelName(
+  model: string,
+  provider: ModelProvider | undefined,
+): string | undefined {
+  const { known, fallback } = routing(provider);
+  if (routeKey(model, known, fallback) !== GEMINI_KEY) return undefined;
+  const { prefix, name } = splitModelId(model);
+  return prefix === GEMINI_KEY ? name : model;
 }
 
 function withRetry(

@@ -36,6 +36,16 @@ export class RecordingContentGenerator implements ContentGenerator {
     this.file = resolveReplayPath(file);
   }
 
+  /** The wrapped generator's Code Assist tier, if any (gemini-cli's recorder passes it through too). */
+  get userTier(): string | undefined {
+    return this.inner.userTier;
+  }
+
+  /** The wrapped generator's tier name, if any. */
+  get userTierName(): string | undefined {
+    return this.inner.userTierName;
+  }
+
   async generateContentStream(
     params: GenerateContentParameters,
     signal?: AbortSignal,

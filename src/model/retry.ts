@@ -181,6 +181,16 @@ export class RetryingContentGenerator implements ContentGenerator {
     }
   }
 
+  /** The wrapped generator's Code Assist tier, if any. */
+  get userTier(): string | undefined {
+    return this.inner.userTier;
+  }
+
+  /** The wrapped generator's tier name, if any. */
+  get userTierName(): string | undefined {
+    return this.inner.userTierName;
+  }
+
   /** Present when the wrapped generator supports embeddings. */
   readonly embedContent?: (
     params: EmbedContentParameters,

@@ -21,6 +21,12 @@ export type {
   FakeCodeAssistTurn,
 } from './fake-code-assist-server.js';
 export { FakeGoogleAuthServer } from './fake-google-auth-server.js';
+export { FakeOpenAIServer } from './fake-openai-server.js';
+export type {
+  FakeOpenAIServerOptions,
+  FakeOpenAIRequest,
+  FakeOpenAITurn,
+} from './fake-openai-server.js';
 export type {
   FakeGoogleAuthServerOptions,
   FakeGoogleAuthRequest,

@@ -52,6 +52,7 @@ describe('gemini-agent-sdk/testing entry', () => {
         'FakeCodeAssistServer',
         'FakeGeminiServer',
         'FakeGoogleAuthServer',
+        'FakeOpenAIServer',
         'ScriptedModel',
         'callTurn',
         'createTestSessionContext',

@@ -155,10 +155,9 @@ describe('Login with Google: cached gemini-cli credentials and the Code Assist A
     fx.writeCredentials(expiredCredentials());
     fx.setEnv({ GOOGLE_GENAI_USE_GCA: 'true', GOOGLE_CLOUD_PROJECT: 'my-project-123' });
     const { createContentGenerator } = await import('../../src/model/index.js');
-    const generator = (await createContentGenerator({ retry: false })) as unknown as Record<
-      string,
-      unknown
-    >;
+    const routed = await createContentGenerator({ retry: false });
+    expect(routed.userTier).toBe('g1-pro-tier');
+    const generator = (routed as unknown as { primary: Record<string, unknown> }).primary;
     expect(generator['projectId']).toBe('my-project-123');
     expect(generator['userTier']).toBe('g1-pro-tier');
     expect(generator['userTierName']).toBe('Google AI Pro');

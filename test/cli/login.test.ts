@@ -65,7 +65,7 @@ describe('gemini-agent login', () => {
     expect(result.stdout).toContain('Otherwise navigate to:');
     expect(result.stdout).toContain('Authentication succeeded: signed in as cli@example.com.');
     expect(result.stdout).toContain(
-      'Gemini Code Assist: Gemini Code Assist for individuals (free-tier), project managed-7.',
+      'Gemini Code Assist: Gemini Code Assist for individuals (free-tier).',
     );
     const credentials = join(project.home, '.gemini', 'oauth_creds.json');
     expect(statSync(credentials).mode & 0o777).toBe(0o600);

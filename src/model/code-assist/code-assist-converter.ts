@@ -1,6 +1,5 @@
 import type {
   Content,
-  ContentListUnion,
   ContentUnion,
   CountTokensParameters,
   CountTokensResponse,
@@ -8,8 +7,8 @@ import type {
   GenerateContentParameters,
   GenerateContentResponse,
   Part,
-  PartUnion,
 } from '@google/genai';
+import { toContent, toContents } from '../contents.js';
 
 /**
  * gemini-cli's Code Assist wire format (`code_assist/converter.ts`): a Gemini request is wrapped as
@@ -63,9 +62,9 @@ export function toGenerateContentRequest(
     project,
     user_prompt_id: userPromptId,
     request: {
-      contents: toContents(req.contents),
+      contents: toContents(req.contents, markThought),
       systemInstruction: config?.systemInstruction
-        ? toContent(config.systemInstruction as ContentUnion)
+        ? toContent(config.systemInstruction as ContentUnion, markThought)
         : undefined,
       cachedContent: config?.cachedContent,
       tools: config?.tools,
@@ -101,7 +100,9 @@ export function fromGenerateContentResponse(
 export function toCountTokenRequest(req: CountTokensParameters): {
   request: { model: string; contents: Content[] };
 } {
-  return { request: { model: `models/${req.model}`, contents: toContents(req.contents) } };
+  return {
+    request: { model: `models/${req.model}`, contents: toContents(req.contents, markThought) },
+  };
 }
 
 /** The answer of `:countTokens` (`totalTokens` defaults to 0, as gemini-cli). */
@@ -109,48 +110,21 @@ export function fromCountTokenResponse(res: { totalTokens?: number }): CountToke
   return { totalTokens: res.totalTokens ?? 0 };
 }
 
-/** gemini-cli's `toContents`: any `ContentListUnion` as `Content[]`. */
-export function toContents(contents: ContentListUnion): Content[] {
-  if (Array.isArray(contents)) return contents.map((c) => toContent(c as ContentUnion));
-  return [toContent(contents as ContentUnion)];
-}
-
-function isPart(c: ContentUnion): c is PartUnion {
-  return (
-    typeof c === 'object' && c !== null && !Array.isArray(c) && !('parts' in c) && !('role' in c)
-  );
-}
-
-function toContent(content: ContentUnion): Content {
-  if (Array.isArray(content)) return { role: 'user', parts: content.map(toPart) };
-  if (typeof content === 'string') return { role: 'user', parts: [{ text: content }] };
-  if (!isPart(content)) {
-    return {
-      ...content,
-      parts: content.parts ? content.parts.filter((p) => p != null).map(toPart) : [],
-    };
-  }
-  return { role: 'user', parts: [toPart(content)] };
-}
-
 /**
  * gemini-cli's `toPart`: a thought part loses its `thought` flag (the API rejects it in requests); a thought
  * text part becomes `<text>\n[Thought: true]`.
  */
-function toPart(part: PartUnion): Part {
-  if (typeof part === 'string') return { text: part };
-  if ('thought' in part && part.thought) {
-    const { thought, ...rest } = part;
-    const hasApiContent =
-      'functionCall' in rest ||
-      'functionResponse' in rest ||
-      'inlineData' in rest ||
-      'fileData' in rest;
-    if (hasApiContent) return rest;
-    const marker = `[Thought: ${String(thought)}]`;
-    return { ...rest, text: rest.text ? `${rest.text}\n${marker}` : marker };
-  }
-  return part;
+function markThought(part: Part): Part {
+  if (!part.thought) return part;
+  const { thought, ...rest } = part;
+  const hasApiContent =
+    'functionCall' in rest ||
+    'functionResponse' in rest ||
+    'inlineData' in rest ||
+    'fileData' in rest;
+  if (hasApiContent) return rest;
+  const marker = `[Thought: ${String(thought)}]`;
+  return { ...rest, text: rest.text ? `${rest.text}\n${marker}` : marker };
 }
 
 const GENERATION_KEYS = [
