@@ -132,7 +132,8 @@ export class GeminiCliAgent implements AgentHandle {
 
   /**
    * Closes the agent: every session of it that holds a lease is closed (its features' teardowns run), then every
-   * feature's `dispose()`, last feature first. Idempotent; afterwards the agent creates no sessions. Also
+   * feature's `dispose()`, last feature first. Idempotent; afterwards the agent creates no sessions. Let running
+   * streams end (or abort them) first: a stream whose session closes fails at its next write. Also
    * `await using agent = new GeminiCliAgent(…)`.
    *
    * @throws SessionError `FEATURE_DISPOSE_FAILED` when a teardown failed (all of them still ran).

@@ -63,6 +63,20 @@ describe('examples run on their bundled replays without a key', () => {
     expect(out).toContain('"packageName": "gemini-agent-sdk"');
   });
 
+  it('features.ts: the feature tool runs, its interceptors see the calls, its teardown runs on close', async () => {
+    const out = await runExample('features.ts');
+    expect(out).toContain('There are 4 words in "the quick brown fox".');
+    expect(out).toContain(
+      [
+        '[audit] session started',
+        '[audit] model call 1',
+        '[audit] word_count({"text":"the quick brown fox"}) -> 4',
+        '[audit] model call 2',
+        '[audit] session closed',
+      ].join('\n'),
+    );
+  });
+
   it('resume.ts continues the same session from a new agent', async () => {
     const out = await runExample('resume.ts');
     const first = /\[session ([^\]]+)\] OK\. I will remember BANANA\./.exec(out);
