@@ -154,6 +154,21 @@ export class InvalidStreamError extends ModelBehaviorError {
   }
 }
 
+/** An MCP server failed to answer a request made outside a tool call (a prompt, a resource read). */
+export class McpServerError extends GeminiAgentError {
+  /** The server's name (its key in `mcpServers`). */
+  readonly serverName: string;
+
+  constructor(
+    message: string,
+    details: { serverName: string },
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    super('MCP_SERVER', message, options);
+    this.serverName = details.serverName;
+  }
+}
+
 /** A tool threw an error that was not meant for the model; `cause` holds the original error. */
 export class ToolExecutionError extends GeminiAgentError {
   /** The tool's name. */

@@ -81,8 +81,22 @@ export interface ApprovalRequest {
   kind: string;
   /** For `activate_skill`: the skill that would be activated and the folder tree it would share. */
   skill?: { name: string; description: string; location: string; folderTree: string };
+  /** For an MCP tool (gemini-cli's `mcp` confirmation details): its server, its name there, what it is for. */
+  mcp?: McpApprovalDetails;
   /** The rule that asked, when a policy rule decided. */
   reason?: string;
+}
+
+/** What an approval request says about an MCP tool. */
+export interface McpApprovalDetails {
+  serverName: string;
+  /** The tool's name on the server (the model calls it `mcp_<server>_<tool>`). */
+  toolName: string;
+  toolDescription: string;
+  /** The server's input schema of the tool. */
+  parameterSchema: Record<string, unknown>;
+  /** The server's annotations (`readOnlyHint`, `destructiveHint`, …), when it gave any. */
+  annotations?: Record<string, unknown>;
 }
 
 /** Value of `approval_required`: calls waiting for `session.resolveApprovals()` (approvals mode `pause`). */

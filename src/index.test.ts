@@ -31,6 +31,7 @@ describe('public API', () => {
   it('exports exactly this list of runtime values (add to it on purpose, never by accident)', () => {
     expect(Object.keys(sdk).sort()).toEqual([
       'AbortError',
+      'AgentMcp',
       'AuthType',
       'AuthenticationError',
       'ConfigurationError',
@@ -46,6 +47,7 @@ describe('public API', () => {
       'InternalError',
       'InvalidStreamError',
       'LimitExceededError',
+      'McpServerError',
       'MemorySessionStore',
       'MissingCredentialsError',
       'ModelApiError',
@@ -95,6 +97,8 @@ describe('public API', () => {
     const conformance = resolve(here, 'testing', 'vitest', 'store-conformance.ts');
     expect(root.has(resolve(here, 'sessions', 'session-persistence.ts'))).toBe(true);
     expect(root.has(conformance)).toBe(false);
+    // The MCP SDK loads when an agent's first MCP server starts, never with the root entry.
+    expect([...root.packages].filter((p) => p.startsWith('@modelcontextprotocol/'))).toEqual([]);
     expect(staticImportGraph(resolve(here, 'testing', 'vitest', 'index.ts')).has(conformance)).toBe(
       true,
     );

@@ -116,6 +116,7 @@ export type {
   WarningInfo,
   AgentExecutionInfo,
   HookSystemMessageInfo,
+  McpApprovalDetails,
 } from './events.js';
 
 export { hook } from './hooks/hook.js';
@@ -157,6 +158,7 @@ export {
   InvalidStreamError,
   ResponseTooLargeError,
   ToolExecutionError,
+  McpServerError,
   PolicyDeniedError,
   LimitExceededError,
   SessionError,
@@ -243,6 +245,13 @@ export type {
   TrustLevel,
 } from './settings/folder-trust.js';
 export type { AgentSettingsOptions } from './agent/agent-settings.js';
+
+export { AgentMcp } from './mcp/agent-mcp.js';
+export type { McpPromptResult } from './mcp/agent-mcp.js';
+export type { McpServerConfig, McpTransportKind } from './mcp/mcp-config.js';
+export type { McpServerState } from './mcp/mcp-connection.js';
+export type { McpServerStatus, McpPrompt, McpWarning } from './mcp/mcp-manager.js';
+export type { McpResource } from './mcp/mcp-resource-tools.js';
 
 export { GeminiCliAcpServer } from './acp/acp-server.js';
 export type { AcpByteStream, AcpServerConnection } from './acp/acp-server.js';

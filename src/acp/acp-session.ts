@@ -5,6 +5,7 @@ import type {
   SessionModeState,
   SessionUpdate,
 } from '@agentclientprotocol/sdk';
+import type { GeminiCliAgent } from '../agent/agent.js';
 import type { GeminiCliSession } from '../agent/session.js';
 import { ModelBehaviorError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -20,6 +21,8 @@ import type { ToolCatalog } from './tool-display.js';
 /** What an {@link AcpSession} is built from. */
 export interface AcpSessionInit {
   session: GeminiCliSession;
+  /** The agent the session runs on, its own: closed with the session (which stops its MCP servers). */
+  agent: GeminiCliAgent;
   /** The session's working directory (absolute). */
   cwd: string;
   catalog: ToolCatalog;
@@ -206,6 +209,12 @@ export class AcpSession {
     }
     await this.session.close().catch((error: unknown) => {
       this.init.logger.warn('Closing an ACP session failed', {
+        sessionId: this.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
+    await this.init.agent.close().catch((error: unknown) => {
+      this.init.logger.warn("Closing an ACP session's agent failed", {
         sessionId: this.id,
         error: error instanceof Error ? error.message : String(error),
       });

@@ -115,6 +115,7 @@ export class SessionRegistry {
     const acp = new AcpSession(
       {
         session: opened.session,
+        agent,
         cwd: opened.cwd,
         catalog: this.catalog,
         fs: opened.fs,
@@ -159,6 +160,7 @@ export class SessionRegistry {
       return { session, fs: opened, cwd: opened.workspaceDirectories()[0] ?? cwd };
     } catch (error) {
       await session?.close().catch(() => undefined);
+      await agent.close().catch(() => undefined);
       throw toRequestError(error);
     }
   }

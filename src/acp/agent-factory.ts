@@ -28,8 +28,9 @@ export interface SessionAgentHooks {
   /** Replaces built-in tools of the same name (e.g. `run_shell_command` in the editor's terminal). */
   replaceTools?: readonly AnyTool[];
   /**
-   * The client's MCP servers in gemini-cli's config shape. The agent has no MCP client yet (#19): this is the one
-   * place they are handed over once its `mcpServers` option exists, merged over the agent's own servers.
+   * The client's MCP servers in gemini-cli's config shape, merged over the agent's own (`mcpServers` option and
+   * settings; a same name overrides), as gemini-cli's ACP mode does. They start with the session and stop when it
+   * closes (the session's agent is closed with it).
    */
   mcpServers: Record<string, ClientMcpServerConfig>;
 }
@@ -99,6 +100,9 @@ export class AgentFactory {
         ...hooks.replaceTools,
       ];
       options.builtinTools = builtinNames(this.base.builtinTools).filter((n) => !names.has(n));
+    }
+    if (Object.keys(hooks.mcpServers).length > 0) {
+      options.mcpServers = { ...this.base.mcpServers, ...hooks.mcpServers };
     }
     return new GeminiCliAgent(options);
   }

@@ -16,6 +16,9 @@ import {
 } from '../tools/builtin/create-builtin-tools.js';
 import { toAgentTools } from '../tools/tool-provider.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
+import { createAgentMcpFeature, effectiveMcpServers } from './agent-mcp-feature.js';
+import type { McpFeature } from '../mcp/mcp-feature.js';
+import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { settingsPolicyFiles } from './agent-settings.js';
 
 /**
@@ -31,6 +34,8 @@ export interface AgentFeatures {
   features: readonly Feature[];
   skills: SkillsFeature;
   policy: PolicyFeature;
+  /** The MCP client (`agent.mcp`). */
+  mcp: McpFeature;
 }
 
 const FEATURE_PARTS = [
@@ -157,8 +162,8 @@ async function featureSources(
 }
 
 /**
- * Builds an agent's features from its options: gemini-cli's built-in tools, the `tools` option, skills, the
- * `features` option as given, and the policy last (it decides after every other decision interceptor).
+ * Builds an agent's features from its options: gemini-cli's built-in tools, the `tools` option, skills, the MCP
+ * client, the `features` option as given, and the policy last (it decides after every other decision interceptor).
  *
  * @throws ConfigurationError for a bad `skills`, `features`, `policy`, `onApproval` or `approvals` option.
  */
@@ -191,25 +196,37 @@ export function createAgentFeatures(
     logger: context.logger,
     ...(options.onHookRun ? { onHookRun: options.onHookRun } : {}),
   });
+  const given = validateFeatures(options.features);
+  const toolKinds = new Map<string, string>();
+  for (const feature of [builtin, custom.feature, skills, ...given]) {
+    if (!Array.isArray(feature.tools)) continue;
+    for (const t of toAgentTools(feature.tools)) toolKinds.set(t.name, t.kind);
+  }
+  toolKinds.set(ACTIVATE_SKILL_TOOL_NAME, 'other');
+  const mcpServers = effectiveMcpServers(options, context.settings, context.cwd);
+  const mcp = createAgentMcpFeature(options, {
+    ...context,
+    servers: mcpServers,
+    reservedToolNames: new Set(toolKinds.keys()),
+  });
   const others: Feature[] = [
     builtin,
     custom.feature,
     skills,
+    mcp,
     ...(hooks.entries.length > 0 || hooks.warnings.length > 0 ? [hooks] : []),
-    ...validateFeatures(options.features),
+    ...given,
   ];
-  const toolKinds = new Map<string, string>();
-  for (const feature of others) {
-    if (!Array.isArray(feature.tools)) continue;
-    for (const t of toAgentTools(feature.tools)) toolKinds.set(t.name, t.kind);
-  }
   const defaultMode = merged.general?.defaultApprovalMode;
   const policy = createPolicyFeature({
     policy:
       options.policy?.mode === undefined && defaultMode !== undefined && defaultMode !== 'default'
         ? { ...options.policy, mode: defaultMode }
         : options.policy,
-    settingsSources: settingsPolicySources(merged, { customToolNames: custom.names }),
+    settingsSources: settingsPolicySources(
+      { ...merged, mcpServers },
+      { customToolNames: custom.names },
+    ),
     settingsFiles: settingsPolicyFiles(options.settings, merged, context.cwd, context.logger),
     onApproval: options.onApproval,
     approvals: options.approvals,
@@ -221,5 +238,5 @@ export function createAgentFeatures(
       feature.approvalRequested === undefined ? [] : [feature.approvalRequested.bind(feature)],
     ),
   });
-  return { features: [...others, policy], skills, policy };
+  return { features: [...others, policy], skills, policy, mcp };
 }

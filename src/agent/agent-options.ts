@@ -1,5 +1,6 @@
 import type { GenerateContentConfig } from '@google/genai';
 import type { Logger } from '../logger.js';
+import type { McpServerConfig } from '../mcp/mcp-config.js';
 import type { AuthType } from '../model/auth/auth-type.js';
 import type { ModelProvider } from '../model/model-provider.js';
 import type { ContentGenerator } from '../model/content-generator.js';
@@ -131,6 +132,14 @@ export interface GeminiCliAgentOptions {
    * filesystem; keep its checks (call `base.resolvePath`) so the workspace boundary holds.
    */
   filesystem?: (base: SandboxFilesystem) => SandboxFilesystem;
+  /**
+   * MCP servers by name, in gemini-cli's `mcpServers` shape: stdio (`command`, `args`, `env`, `cwd`), Streamable
+   * HTTP (`url` + `type: 'http'`, or `httpUrl`) or SSE (`url` + `type: 'sse'`), with `headers`, `timeout`, `trust`,
+   * `includeTools` / `excludeTools`. Merged over the settings' `mcpServers` (a same name replaces the entry). They
+   * start in parallel when the first session initializes, only in a trusted folder; their tools are named
+   * `mcp_<server>_<tool>` and ask before they run unless `trust: true` (see docs/mcp.md).
+   */
+  mcpServers?: Record<string, McpServerConfig>;
   /** Logs to stderr (unless a `logger` is given). */
   debug?: boolean;
   /** Appends every model response to this JSONL file (gemini-cli's replay format). */

@@ -8,6 +8,7 @@ import { agentModel, authSettingsOf } from './agent-auth.js';
 import { DEFAULT_RETRY } from '../model/retry.js';
 import type { RetryEventInfo } from '../events.js';
 import type { LoopLimits, StreamRetrySettings } from '../loop/loop-types.js';
+import type { McpFeature } from '../mcp/mcp-feature.js';
 import type { PolicyFeature } from '../policy/policy-feature.js';
 import type { StoreSessionPersistence } from '../sessions/session-persistence.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
@@ -61,6 +62,8 @@ export interface AgentServices {
   policy: PolicyFeature;
   /** Skills: discovery, the `activate_skill` tool and the `<available_skills>` section. */
   skills: SkillsFeature;
+  /** The MCP client: the servers of the settings and the `mcpServers` option (`agent.mcp`). */
+  mcp: McpFeature;
   /** Where sessions are stored (`sessionStore` / `persist` options; default gemini-cli's JSONL files). */
   persistence: StoreSessionPersistence;
   /** Paused approvals older than this (ms) are denied when resolved (`approvalTtlMs`). */
@@ -108,7 +111,11 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   });
   const merged = settings.merged;
   const authCache = new AuthCache();
-  const { features, skills, policy } = createAgentFeatures(options, { cwd, logger, settings });
+  const { features, skills, policy, mcp } = createAgentFeatures(options, {
+    cwd,
+    logger,
+    settings,
+  });
   const modelName = agentModel(options, merged.model?.name);
   return {
     instructions,
@@ -119,6 +126,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     chains: composeFeatures(features),
     policy,
     skills,
+    mcp,
     persistence: createAgentPersistence(options, logger),
     approvalTtlMs: validateApprovalTtl(options.approvalTtlMs),
     openSessions: new OpenSessions(),

@@ -6,6 +6,7 @@ import type { AgentHandle } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import { SessionError } from '../errors.js';
 import type { SessionSummary } from '../sessions/session-store.js';
+import { AgentMcp } from '../mcp/agent-mcp.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
@@ -35,6 +36,7 @@ export class GeminiCliAgent implements AgentHandle {
   /** The options this agent was created with. */
   readonly options: GeminiCliAgentOptions;
   private services: AgentServices | undefined;
+  private mcpApi: AgentMcp | undefined;
   private closed = false;
 
   /**
@@ -118,6 +120,15 @@ export class GeminiCliAgent implements AgentHandle {
    */
   async skills(signal?: AbortSignal): Promise<SkillManager> {
     return this.getServices().skills.load(signal);
+  }
+
+  /**
+   * The agent's MCP servers (the settings' `mcpServers` and the `mcpServers` option): `status()`, `prompts()`,
+   * `getPrompt()`, `resources()`, `readResource()`. Each starts the servers first if no session has yet.
+   */
+  get mcp(): AgentMcp {
+    this.mcpApi ??= new AgentMcp(() => this.getServices().mcp.manager);
+    return this.mcpApi;
   }
 
   /**

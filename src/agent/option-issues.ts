@@ -46,3 +46,13 @@ export function formatOptionIssues(issues: readonly OptionIssue[]): string {
   }
   return `Invalid GeminiCliAgent options: ${lines.join('; ')}.`;
 }
+
+/** The value at a path inside `root` (undefined when the path leaves the objects). */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigurationError } from '../errors.js';
+import { mcpServersProblems, McpServersOption } from '../mcp/mcp-config.js';
 import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
@@ -9,7 +10,7 @@ import { isSdkHook } from '../hooks/hook.js';
 import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
-import { describeValue, formatOptionIssues, type OptionIssue } from './option-issues.js';
+import { describeValue, formatOptionIssues, valueAt, type OptionIssue } from './option-issues.js';
 import { MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
@@ -173,6 +174,7 @@ export const OPTION_SCHEMAS = {
     })
     .strict()
     .optional(),
+  mcpServers: McpServersOption.optional(),
   debug: bool().optional(),
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),
@@ -360,6 +362,7 @@ export function validateAgentOptions(options: unknown): void {
     }
   }
   checkTools(record, issues);
+  issues.push(...mcpServersProblems(record['mcpServers']));
   checkPolicy(record['policy'], issues);
   checkFeatures(record['features'], issues);
   checkSettings(record['settings'], issues);
@@ -383,13 +386,4 @@ export function validateAgentOptions(options: unknown): void {
     ? 'Instructions must be a string or a function. '
     : '';
   throw new ConfigurationError(`${reference}${formatOptionIssues(issues)}`);
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let current: unknown = root;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
 }

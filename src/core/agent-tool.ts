@@ -52,6 +52,16 @@ export interface AgentTool {
   readonly displayName: string;
   readonly description: string;
   readonly kind: ToolKind;
+  /**
+   * Facts about the tool the policy may match besides its name and kind, as gemini-cli's tool annotations
+   * (`readOnlyHint`, `destructiveHint`, … — rules with `toolAnnotations`). MCP tools carry their server's.
+   */
+  readonly annotations?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The server a tool comes from, when it is served by one (an MCP server): rules with `mcpName` match it, even when
+   * the server's name holds a `_` that the `mcp_<server>_<tool>` name cannot show.
+   */
+  readonly serverName?: string | undefined;
   /** JSON Schema of the parameters, as sent in `functionDeclarations[].parametersJsonSchema`. */
   readonly parametersJsonSchema: Record<string, unknown>;
   /**

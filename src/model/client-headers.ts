@@ -5,7 +5,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 let version: string | undefined;
 
 /** The SDK's version from its package.json (two levels up from `src/model/` and from `dist/model/`). */
-function sdkVersion(): string {
+export function sdkVersion(): string {
   if (version !== undefined) return version;
   try {
     const parsed = JSON.parse(

@@ -43,7 +43,7 @@ const PLAN_MESSAGE =
  * | default | read-only tools and kinds run; edits, shell, skills, web_fetch and everything else ask |
  * | auto_edit | as default, but edit tools (kind `edit`, `write_file`, `replace`) and `web_fetch` run |
  * | yolo | everything runs (redirection included) unless a deny rule matches |
- * | plan | read-only tools and kinds run; skills, web_fetch and ask_user ask; everything else is denied |
+ * | plan | read-only tools and kinds run; skills, web_fetch, ask_user and read-only MCP tools ask; the rest is denied |
  */
 export const DEFAULT_POLICY_RULES: readonly PolicyRule[] = [
   // read-only.toml
@@ -67,6 +67,16 @@ export const DEFAULT_POLICY_RULES: readonly PolicyRule[] = [
     decision: 'ask_user',
     priority: 50,
     modes: ['plan'],
+  },
+  // MCP tools their server marks read-only may run in plan mode once a human agrees.
+  {
+    toolName: '*',
+    mcpName: '*',
+    toolAnnotations: { readOnlyHint: true },
+    decision: 'ask_user',
+    priority: 50,
+    modes: ['plan'],
+    interactive: true,
   },
   // yolo.toml
   { toolName: 'ask_user', decision: 'ask_user', priority: 999, modes: ['yolo'], interactive: true },

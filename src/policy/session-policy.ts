@@ -9,7 +9,13 @@ import {
   type ApprovalDecision,
 } from './approvals/approval-response.js';
 import { createCommandCheck } from './command-check.js';
-import type { PolicyCheckResult, PolicyEngine, PolicyExplanation } from './policy-engine.js';
+import type { AgentTool } from '../core/agent-tool.js';
+import type {
+  PolicyCheckContext,
+  PolicyCheckResult,
+  PolicyEngine,
+  PolicyExplanation,
+} from './policy-engine.js';
 import { createPolicyGate, type ApprovalRecord, type ToolGate } from './policy-gate.js';
 import { ApprovalMode, type PolicyRule } from '../core/policy-rule.js';
 import { SessionRules } from './session-rules.js';
@@ -46,6 +52,20 @@ export interface PolicyCallInput {
   args?: Record<string, unknown>;
   /** The tool's kind; by default the kind of the registered tool with that name. */
   kind?: string;
+  /** The MCP server of the tool (rules with `mcpName`); by default the one of the last call of that tool. */
+  serverName?: string;
+  /** The tool's annotations (rules with `toolAnnotations`); by default the ones of the last call of that tool. */
+  toolAnnotations?: Record<string, unknown>;
+}
+
+type ToolFacts = Pick<PolicyCheckContext, 'serverName' | 'toolAnnotations'>;
+
+/** What the engine may match about a tool besides its name and kind (its server, its annotations). */
+function toolFacts(tool: Pick<AgentTool, 'serverName' | 'annotations'>): ToolFacts {
+  return {
+    ...(tool.serverName === undefined ? {} : { serverName: tool.serverName }),
+    ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
+  };
 }
 
 /** What a session persists and restores about its policy (see {@link SessionPolicy.snapshot}). */
@@ -75,6 +95,7 @@ export class SessionPolicy {
   private currentMode: ApprovalMode;
   private readonly entries: ApprovalLogEntry[] = [];
   private readonly kinds = new Map<string, string>();
+  private readonly facts = new Map<string, ToolFacts>();
   private readonly listeners = new Set<() => void>();
   private gateImpl: ToolGate | undefined;
   private commandCheckImpl: CommandCheck | undefined;
@@ -139,10 +160,15 @@ export class SessionPolicy {
   async explain(call: PolicyCallInput, signal?: AbortSignal): Promise<PolicyExplanation> {
     const engine = await this.engine(signal);
     const kind = call.kind ?? this.kinds.get(call.name) ?? this.agent.kindOf(call.name);
+    const facts = this.facts.get(call.name) ?? {};
+    const serverName = call.serverName ?? facts.serverName;
+    const toolAnnotations = call.toolAnnotations ?? facts.toolAnnotations;
     return engine.explain(
       { name: call.name, args: call.args ?? {} },
       {
         ...(kind === undefined ? {} : { kind }),
+        ...(serverName === undefined ? {} : { serverName }),
+        ...(toolAnnotations === undefined ? {} : { toolAnnotations }),
         mode: this.currentMode,
         interactive: this.interactive,
         sessionRules: this.rules,
@@ -155,7 +181,7 @@ export class SessionPolicy {
    * hides a tool it would deny anyway, and with nobody to ask also one it would ask about; the model then
    * gets gemini-cli's `Tool "x" not found` if it calls it regardless).
    */
-  async offered<T extends { name: string; kind: string }>(
+  async offered<T extends Pick<AgentTool, 'name' | 'kind' | 'serverName' | 'annotations'>>(
     tools: T[],
     signal?: AbortSignal,
   ): Promise<T[]> {
@@ -164,6 +190,7 @@ export class SessionPolicy {
       (tool) =>
         !engine.isExcluded(tool.name, {
           kind: tool.kind,
+          ...toolFacts(tool),
           mode: this.currentMode,
           interactive: this.interactive,
           sessionRules: this.rules,
@@ -285,8 +312,10 @@ export class SessionPolicy {
       sessionRules: this.rules,
       enrichRequest: (check) => check.tool.approvalDetails?.(check.args),
       approvalRequested: (notice) => this.agent.notifyApproval(notice),
+      checkContext: (check) => toolFacts(check.tool),
       onCheck: (check, result) => {
         this.kinds.set(check.tool.name, check.tool.kind);
+        this.facts.set(check.tool.name, toolFacts(check.tool));
         this.recordCheck(result, {
           via: 'tool',
           callId: check.request.callId,

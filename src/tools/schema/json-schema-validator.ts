@@ -62,3 +62,19 @@ export function compileArgumentsCheck(
     return ajv.errorsText(validate.errors as ErrorObject[], { dataVar: 'params' });
   };
 }
+
+/**
+ * Whether a JSON Schema is valid against its dialect's meta-schema: a cheap check (no code is generated) for
+ * schemas from elsewhere (MCP servers) before they are declared to the model; compile them when first used.
+ */
+export function isValidJsonSchema(
+  schema: Record<string, unknown>,
+  dialect: JsonSchemaDialect = dialectOf(schema),
+): boolean {
+  const { $schema: _ignored, ...rest } = schema;
+  try {
+    return ajvFor(dialect).validateSchema(rest) === true;
+  } catch {
+    return false;
+  }
+}
