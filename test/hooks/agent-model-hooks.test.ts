@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { hook, type HookInput } from '../../src/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
+import { HOOK_CONTEXT_SECTION } from '../../src/hooks/hooks-feature.js';
 import { agentWith, drain, lastUserText, ofType } from './helpers.js';
+
+function systemText(model: ScriptedModel): string {
+  const instruction = model.generateRequests[0]?.config?.systemInstruction;
+  if (typeof instruction === 'string') return instruction;
+  const parts = (instruction as { parts?: Array<{ text?: string }> } | undefined)?.parts ?? [];
+  return parts.map((p) => p.text ?? '').join('');
+}
 
 describe('BeforeAgent / AfterAgent', () => {
   it('additionalContext joins the prompt as <hook_context>', async () => {
@@ -20,6 +28,16 @@ describe('BeforeAgent / AfterAgent', () => {
     expect(lastUserText(model.generateRequests[0])).toBe(
       'hello<hook_context>branch: main</hook_context>',
     );
+    // The model is told what <hook_context> is, only when a hook can add one.
+    expect(systemText(model)).toContain(HOOK_CONTEXT_SECTION);
+    const plain = new ScriptedModel([textTurn('ok')]);
+    const model2 = hook({ event: 'BeforeModel', name: 'quiet' }, () => undefined);
+    await drain(
+      agentWith(plain, { hooks: [model2] })
+        .session()
+        .sendStream('hello'),
+    );
+    expect(systemText(plain)).not.toContain('<hook_context>');
   });
 
   it('block drops the prompt; continue: false keeps it; neither calls the model', async () => {
