@@ -38,8 +38,8 @@ export interface HookRunEnvironment {
   ctx: SessionContext;
   /** The environment command hooks start from (sanitized). */
   commandEnv: NodeJS.ProcessEnv;
-  /** `GEMINI_PLANS_DIR`. */
-  plansDir: string;
+  /** `GEMINI_PLANS_DIR` (computed only for command hooks). */
+  plansDir: () => string;
   /** Into the running stream: warnings and `hook_system_message`. */
   emit(event: ServerGeminiStreamEvent): void;
   logger: Logger;
@@ -61,7 +61,7 @@ function runEntry(
   if (impl.type === 'runtime') return runRuntimeHook(impl.action, input, env.ctx, impl.timeoutMs);
   return runCommandHook(impl.config, input, {
     env: env.commandEnv,
-    plansDir: env.plansDir,
+    plansDir: env.plansDir(),
     signal: env.ctx.signal,
   });
 }
@@ -125,6 +125,9 @@ export async function executeHooks(
       records.push(done);
       if (done.success && done.output !== undefined) current = chainInput(current, done.output);
     }
+  } else if (plan.entries.length === 1) {
+    const entry = plan.entries[0] as HookEntry;
+    records.push(record(entry, await runEntry(entry, input, env)));
   } else {
     const results = await Promise.all(plan.entries.map((entry) => runEntry(entry, input, env)));
     plan.entries.forEach((entry, i) => records.push(record(entry, results[i] as HookRunResult)));

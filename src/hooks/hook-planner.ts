@@ -31,10 +31,10 @@ export interface HookMatchContext {
 
 /** The hooks to run for one event, in order, and how. */
 export interface HookPlan {
-  event: HookEventName;
-  entries: HookEntry[];
+  readonly event: HookEventName;
+  readonly entries: readonly HookEntry[];
   /** True when any planned hook's definition asked for `sequential: true`. */
-  sequential: boolean;
+  readonly sequential: boolean;
 }
 
 const compiledMatchers = new Map<string, LinearRegex | null>();
@@ -72,9 +72,13 @@ export function matchesHook(matcher: string | undefined, context?: HookMatchCont
   return true;
 }
 
-/** Registered hooks, sorted by source once, planned per event. */
+/** How many plans a registry keeps per event (one per tool name or trigger seen). */
+const PLAN_CACHE_SIZE = 256;
+
+/** Registered hooks, sorted by source once, planned per event (plans are cached: entries never change). */
 export class HookRegistry {
   private readonly byEvent = new Map<HookEventName, HookEntry[]>();
+  private readonly plans = new Map<HookEventName, Map<string, HookPlan | undefined>>();
 
   constructor(entries: readonly HookEntry[]) {
     const sorted = [...entries].sort(
@@ -104,6 +108,22 @@ export class HookRegistry {
   plan(event: HookEventName, context?: HookMatchContext): HookPlan | undefined {
     const candidates = this.byEvent.get(event);
     if (candidates === undefined) return undefined;
+    const key =
+      context?.toolName ?? (context?.trigger === undefined ? '' : `\u0000${context.trigger}`);
+    let cached = this.plans.get(event);
+    if (cached === undefined) this.plans.set(event, (cached = new Map()));
+    if (cached.has(key)) return cached.get(key);
+    const plan = this.makePlan(event, candidates, context);
+    if (cached.size >= PLAN_CACHE_SIZE) cached.clear();
+    cached.set(key, plan);
+    return plan;
+  }
+
+  private makePlan(
+    event: HookEventName,
+    candidates: readonly HookEntry[],
+    context: HookMatchContext | undefined,
+  ): HookPlan | undefined {
     const seen = new Set<string>();
     const entries: HookEntry[] = [];
     for (const entry of candidates) {
@@ -112,6 +132,10 @@ export class HookRegistry {
       entries.push(entry);
     }
     if (entries.length === 0) return undefined;
-    return { event, entries, sequential: entries.some((e) => e.sequential) };
+    return Object.freeze({
+      event,
+      entries: Object.freeze(entries),
+      sequential: entries.some((e) => e.sequential),
+    });
   }
 }

@@ -41,6 +41,20 @@ export function plansDirFor(scope: HookScope): string {
   return join(projectTemp, ctx.sessionId, 'plans');
 }
 
+let secondStart = -1;
+let secondPrefix = '';
+
+/** `new Date().toISOString()`, with the part up to the second formatted once per second (it is on every event). */
+export function isoTimestamp(now: number = Date.now()): string {
+  const ms = now % 1000;
+  const second = now - ms;
+  if (second !== secondStart) {
+    secondStart = second;
+    secondPrefix = new Date(second).toISOString().slice(0, 19);
+  }
+  return `${secondPrefix}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
 /** Plans, runs and merges the hooks of one agent for each event (see {@link executeHooks}). */
 export class HookSystem {
   constructor(private readonly options: HookSystemOptions) {}
@@ -61,7 +75,7 @@ export class HookSystem {
       transcript_path: scope.transcriptPath,
       cwd: scope.ctx.cwd,
       hook_event_name: event,
-      timestamp: new Date().toISOString(),
+      timestamp: isoTimestamp(),
       ...fields,
     } as HookInput<E>;
   }
@@ -81,7 +95,7 @@ export class HookSystem {
     const result = await executeHooks(plan, this.input(event, fields, scope), {
       ctx: scope.ctx,
       commandEnv: this.options.commandEnv,
-      plansDir: plansDirFor(scope),
+      plansDir: () => plansDirFor(scope),
       emit: scope.emit,
       logger: this.options.logger,
       ...(this.options.onRecord ? { onRecord: this.options.onRecord } : {}),

@@ -5,18 +5,110 @@ import type { HookInput } from './hook-types.js';
 /** An in-process hook's function, untyped (the typed form is `hook()`'s handler). */
 export type RuntimeHookAction = (input: HookInput, ctx: SessionContext) => unknown;
 
-/** A context whose `signal` is the hook's own (it fires on the hook's timeout and when the turn aborts). */
-export function withSignal(ctx: SessionContext, signal: AbortSignal): SessionContext {
-  return Object.freeze(
-    Object.create(ctx, { signal: { value: signal, enumerable: true } }) as SessionContext,
-  );
-}
+const CANCELLED = 'The hook was cancelled (the turn was aborted).';
 
 class HookTimeout extends Error {}
 
 /**
- * Runs an in-process hook as gemini-cli runs a runtime hook: raced against its timeout (default 60 s); a timeout
- * or a throw aborts the hook's signal and is a failure (fail open). `null`/`undefined` means no output.
+ * The signal of one hook run: it aborts on the hook's timeout and when the turn's signal aborts. Made on first
+ * use (most hooks never read `ctx.signal`), already aborted when either happened before.
+ */
+class HookSignal {
+  private controller: AbortController | undefined;
+  private reason: unknown;
+  private done = false;
+
+  constructor(private readonly parent: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.done) this.controller.abort(this.reason);
+      else if (this.parent.aborted) this.controller.abort(this.parent.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.done) return;
+    this.done = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+
+  /** The run's context: the session's (its transcript still copied only when read), with this signal. */
+  context(ctx: SessionContext): SessionContext {
+    return new HookContext(ctx, this);
+  }
+}
+
+/**
+ * A hook run's {@link SessionContext}: the session's fields, `transcript` read through (copied only when read) and
+ * the run's own `signal` (made only when read). Accessors live on the prototype, so making one is cheap.
+ */
+class HookContext implements SessionContext {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly timestamp: string;
+  readonly fs: SessionContext['fs'];
+  readonly shell: SessionContext['shell'];
+  readonly agent: SessionContext['agent'];
+  readonly session: SessionContext['session'];
+  readonly #base: SessionContext;
+  readonly #own: HookSignal;
+
+  constructor(base: SessionContext, own: HookSignal) {
+    this.sessionId = base.sessionId;
+    this.cwd = base.cwd;
+    this.timestamp = base.timestamp;
+    this.fs = base.fs;
+    this.shell = base.shell;
+    this.agent = base.agent;
+    this.session = base.session;
+    this.#base = base;
+    this.#own = own;
+    Object.freeze(this);
+  }
+
+  get transcript(): SessionContext['transcript'] {
+    return this.#base.transcript;
+  }
+
+  get signal(): AbortSignal {
+    return this.#own.signal;
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function failure(error: unknown, timeoutMs: number, started: number): HookRunResult {
+  const message =
+    error instanceof HookTimeout
+      ? `Hook timed out after ${timeoutMs}ms`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return { success: false, output: undefined, durationMs: Date.now() - started, error: message };
+}
+
+function success(value: unknown, started: number): HookRunResult {
+  return {
+    success: true,
+    output: value === null || value === undefined ? undefined : value,
+    durationMs: Date.now() - started,
+  };
+}
+
+/**
+ * Runs an in-process hook as gemini-cli runs a runtime hook: raced against its timeout (default 60 s) and the
+ * turn's signal; a timeout, a cancel or a throw aborts the hook's signal and is a failure (fail open).
+ * `null`/`undefined` means no output. A handler that answers synchronously costs no timer.
  */
 export async function runRuntimeHook(
   action: RuntimeHookAction,
@@ -25,44 +117,39 @@ export async function runRuntimeHook(
   timeoutMs: number = DEFAULT_HOOK_TIMEOUT_MS,
 ): Promise<HookRunResult> {
   const started = Date.now();
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort(ctx.signal.reason);
-  if (ctx.signal.aborted) onAbort();
-  else ctx.signal.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
+  const parent = ctx.signal;
+  const own = new HookSignal(parent);
+  if (parent.aborted) {
+    own.abort(parent.reason);
+    return failure(new Error(CANCELLED), timeoutMs, started);
+  }
+  let value: unknown;
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new HookTimeout()), timeoutMs);
-    });
-    const aborted = new Promise<never>((_, reject) => {
-      if (controller.signal.aborted)
-        reject(new Error('The hook was cancelled (the turn was aborted).'));
-      controller.signal.addEventListener(
-        'abort',
-        () => reject(new Error('The hook was cancelled (the turn was aborted).')),
-        { once: true },
-      );
-    });
-    const pending = Promise.resolve().then(() => action(input, withSignal(ctx, controller.signal)));
-    // The losers of the race settle later: keep their rejections handled.
-    for (const p of [pending, timeout, aborted]) p.catch(() => undefined);
-    const value = await Promise.race([pending, timeout, aborted]);
-    return {
-      success: true,
-      output: value === null || value === undefined ? undefined : value,
-      durationMs: Date.now() - started,
-    };
+    value = action(input, own.context(ctx));
   } catch (error) {
-    const message =
-      error instanceof HookTimeout
-        ? `Hook timed out after ${timeoutMs}ms`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    if (!controller.signal.aborted) controller.abort(error);
-    return { success: false, output: undefined, durationMs: Date.now() - started, error: message };
+    own.abort(error);
+    return failure(error, timeoutMs, started);
+  }
+  if (!isThenable(value)) return success(value, started);
+
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const settled = await new Promise<unknown>((resolve, reject) => {
+      timer = setTimeout(() => reject(new HookTimeout()), timeoutMs);
+      onAbort = () => {
+        own.abort(parent.reason);
+        reject(new Error(CANCELLED));
+      };
+      parent.addEventListener('abort', onAbort, { once: true });
+      value.then(resolve, reject);
+    });
+    return success(settled, started);
+  } catch (error) {
+    own.abort(error);
+    return failure(error, timeoutMs, started);
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', onAbort);
+    if (onAbort) parent.removeEventListener('abort', onAbort);
   }
 }

@@ -138,10 +138,13 @@ export function beforeToolInterceptor(
  * hook had rewritten the arguments.
  */
 export function afterToolInterceptor(system: HookSystem, stateOf: StateOf): ToolInterceptor {
+  const after = system.has('AfterTool');
   return async (run, next) => {
     const state = stateOf(run.ctx.session);
+    // BeforeTool hooks only: nothing to do for a call whose arguments no hook rewrote.
+    if (!after && !state?.rewrittenCalls.has(run.request.callId)) return next(run);
     let result = await next(run);
-    if (system.has('AfterTool')) {
+    if (after) {
       const output = await system.fire(
         'AfterTool',
         {
