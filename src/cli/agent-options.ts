@@ -1,6 +1,15 @@
 import { resolve } from 'node:path';
+import { CliUsageError } from './cli-errors.js';
 import type { CliOptions } from './cli-options.js';
-import { createStderrLogger, skillDir, type GeminiCliAgentOptions, type Settings } from './sdk.js';
+import {
+  MissingCredentialsError,
+  createStderrLogger,
+  openAICompatible,
+  skillDir,
+  type GeminiCliAgentOptions,
+  type ModelProvider,
+  type Settings,
+} from './sdk.js';
 
 /**
  * Maps the command line to agent options. Relative paths are resolved against the working directory, so
@@ -15,6 +24,7 @@ export function agentOptionsFrom(
   // gemini-cli's precedence: -m, then GEMINI_MODEL, then model.name from the settings.
   const model = options.model ?? (env['GEMINI_MODEL']?.trim() || undefined);
   if (model !== undefined) agentOptions.model = model;
+  if (options.baseUrl !== undefined) agentOptions.provider = baseUrlProvider(options, model, env);
   if (options.skipTrust) agentOptions.trustWorkspace = true;
   const overrides = settingsOverrides(options, cwd);
   if (overrides !== undefined) agentOptions.settings = { overrides };
@@ -34,6 +44,31 @@ export function agentOptionsFrom(
   if (options.maxTurns !== undefined) agentOptions.limits = { maxTurns: options.maxTurns };
   if (options.debug) agentOptions.logger = createStderrLogger('[gemini-agent]');
   return agentOptions;
+}
+
+/**
+ * `--base-url` (with `--api-key-env`): an OpenAI-compatible server for the models without a provider prefix. The
+ * key is read from the named variable only, so it never appears on the command line.
+ */
+function baseUrlProvider(
+  options: CliOptions,
+  model: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): ModelProvider {
+  if (model === undefined) {
+    throw new CliUsageError(
+      '--base-url needs -m <model>: the name the server knows the model by (e.g. -m llama3.2).',
+    );
+  }
+  const name = options.apiKeyEnv;
+  const apiKey = name === undefined ? undefined : env[name]?.trim();
+  if (name !== undefined && !apiKey) {
+    throw new MissingCredentialsError(
+      `--api-key-env ${name}: ${name} is not set. Export it with the API key of ${options.baseUrl}, or leave ` +
+        '--api-key-env out for a server without keys.',
+    );
+  }
+  return openAICompatible({ baseURL: options.baseUrl, ...(apiKey ? { apiKey } : {}) });
 }
 
 /** The flags that replace settings keys, as gemini-cli applies them over the merged settings. */

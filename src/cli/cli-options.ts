@@ -16,6 +16,10 @@ export interface CliOptions {
   positionalPrompt: string | undefined;
   /** `-m/--model`. */
   model: string | undefined;
+  /** `--base-url`: an OpenAI-compatible server that serves the models without a provider prefix. */
+  baseUrl: string | undefined;
+  /** `--api-key-env`: the environment variable holding the `--base-url` server's API key. */
+  apiKeyEnv: string | undefined;
   /** `-o/--output-format` (default `text`). */
   outputFormat: OutputFormat;
   /** `--approval-mode`, or `yolo` from `-y/--yolo`; undefined means the SDK default. */

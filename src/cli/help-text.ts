@@ -8,7 +8,11 @@ Piped stdin is prepended to the prompt: \`cat notes.md | gemini-agent -p "summar
 
 Prompt and model:
   -p, --prompt <text>              The prompt. A positional prompt works too.
-  -m, --model <id>                 Model id or alias (default: the SDK default; "auto" means the default).
+  -m, --model <id>                 Model id or alias (auto, pro, flash, flash-lite as in gemini-cli; default
+                                   gemini-2.5-pro). openai:<model> and ollama:<model> use other providers.
+      --base-url <url>             An OpenAI-compatible server (vLLM, LM Studio, llama.cpp, Ollama…) serving
+                                   -m's model, e.g. --base-url http://localhost:8000/v1 -m Qwen/Qwen3-8B.
+      --api-key-env <NAME>         The environment variable holding that server's API key (default: no key).
   -o, --output-format <format>     text (default), json or stream-json.
       --max-turns <n>              Model calls allowed for this prompt (default: the SDK default).
 
@@ -52,7 +56,8 @@ Credentials, chosen as gemini-cli does: security.auth.selectedType in ~/.gemini/
 GOOGLE_GENAI_USE_GCA=true (Login with Google: run gemini-agent login), GOOGLE_GENAI_USE_VERTEXAI=true (with
 GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or GOOGLE_API_KEY), GOOGLE_GEMINI_BASE_URL (a gateway),
 GEMINI_API_KEY; else Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS, Cloud Shell, GCE).
-Other models: -m openai:gpt-4.1 (OPENAI_API_KEY, OPENAI_BASE_URL) or -m ollama:llama3.2. See docs/auth.md.
+Other models: -m openai:gpt-4.1 (OPENAI_API_KEY, OPENAI_BASE_URL), -m ollama:llama3.2 (OLLAMA_HOST) or
+--base-url. See docs/auth.md and docs/providers.md.
 
 Exit codes: 0 ok, 1 error, 41 no credentials, 42 bad input, 52 configuration, 53 turn limit, 130 interrupted.
 `;

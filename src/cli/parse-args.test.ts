@@ -165,4 +165,26 @@ describe('gemini-cli 0.61 policy and trust flags', () => {
       false,
     ]);
   });
+
+  it('--base-url takes an http(s) URL; --api-key-env the name of a variable, never the key', () => {
+    const options = parseCliArgs([
+      '--base-url',
+      'http://localhost:8000/v1',
+      '--api-key-env',
+      'VLLM_API_KEY',
+      '-m',
+      'Qwen/Qwen3-8B',
+    ]);
+    expect([options.baseUrl, options.apiKeyEnv, options.model]).toEqual([
+      'http://localhost:8000/v1',
+      'VLLM_API_KEY',
+      'Qwen/Qwen3-8B',
+    ]);
+    expect(usageError(['--base-url', 'ftp://x/v1']).message).toContain('http(s) URL');
+    expect(usageError(['--base-url', 'localhost:8000']).message).toContain('http(s) URL');
+    expect(usageError(['--api-key-env', 'KEY']).message).toContain('only applies with --base-url');
+    const pasted = usageError(['--base-url', 'http://h/v1', '--api-key-env', 'sk-proj-s3cr3t']);
+    expect(pasted.message).toContain('not the key itself');
+    expect(pasted.message).not.toContain('s3cr3t');
+  });
 });

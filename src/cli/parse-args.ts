@@ -11,6 +11,8 @@ import {
 const OPTIONS = {
   prompt: { type: 'string', short: 'p' },
   model: { type: 'string', short: 'm' },
+  'base-url': { type: 'string' },
+  'api-key-env': { type: 'string' },
   'output-format': { type: 'string', short: 'o' },
   yolo: { type: 'boolean', short: 'y' },
   'approval-mode': { type: 'string' },
@@ -91,6 +93,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   } else if (values['acp-terminal'] === true) {
     throw new CliUsageError('--acp-terminal only applies with --acp.');
   }
+  if (values['api-key-env'] !== undefined && values['base-url'] === undefined) {
+    throw new CliUsageError(
+      '--api-key-env only applies with --base-url (for -m openai:<model>, set OPENAI_API_KEY instead).',
+    );
+  }
   const sessionId = values['session-id'];
   if (sessionId !== undefined && !SESSION_ID_PATTERN.test(sessionId)) {
     throw new CliUsageError(
@@ -102,6 +109,8 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     prompt: values.prompt,
     positionalPrompt: positionals.length > 0 ? positionals.join(' ') : undefined,
     model: nonEmpty(values.model, '--model'),
+    baseUrl: httpUrl(values['base-url'], '--base-url'),
+    apiKeyEnv: envName(values['api-key-env'], '--api-key-env'),
     outputFormat: oneOf<OutputFormat>(
       values['output-format'] ?? 'text',
       OUTPUT_FORMATS,
@@ -180,6 +189,34 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
 function nonEmpty(value: string | undefined, flag: string): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === '') throw new CliUsageError(`${flag} needs a non-empty value.`);
+  return value;
+}
+
+function httpUrl(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new CliUsageError(
+      `Invalid ${flag} "${value}": use the server's http(s) URL, e.g. http://localhost:11434/v1.`,
+    );
+  }
+  return value.trim();
+}
+
+function envName(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  // Upper case only, so a key passed by mistake is refused, and never echoed.
+  if (!/^[A-Z_][A-Z0-9_]*$/.test(value)) {
+    throw new CliUsageError(
+      `Invalid ${flag}: give the name of the environment variable that holds the key (upper case, e.g. ` +
+        'VLLM_API_KEY), not the key itself.',
+    );
+  }
   return value;
 }
 

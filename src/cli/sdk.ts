@@ -16,12 +16,14 @@ export {
   MissingCredentialsError,
   SessionNotFoundError,
   createStderrLogger,
+  openAICompatible,
   skillDir,
 } from '../index.js';
 export { createContentGenerator } from '../model/index.js';
 export type {
   GeminiCliAgentOptions,
   GeminiCliSession,
+  ModelProvider,
   RetryEventInfo,
   ServerGeminiStreamEvent,
   SessionSummary,
