@@ -56,6 +56,8 @@ export type { MemorySessionStoreOptions } from './sessions/memory-session-store.
 export type {
   SessionStore,
   SessionLease,
+  AppendOutcome,
+  StoreWarning,
   SessionSummary,
   StoredSession,
   NewSessionInit,

@@ -16,21 +16,22 @@ export interface LeaseHolder {
  * with `SessionLockedError`.
  */
 export class OpenSessions {
-  private readonly byId = new Map<string, LeaseHolder>();
+  /** Weak: a session the program dropped without closing it can still be garbage-collected (its lease with it). */
+  private readonly byId = new Map<string, WeakRef<LeaseHolder>>();
 
   /** Records that `session` now holds its id's lease. */
   add(session: LeaseHolder): void {
-    this.byId.set(session.id, session);
+    this.byId.set(session.id, new WeakRef(session));
   }
 
   /** Records that `session` released its lease. */
   remove(session: LeaseHolder): void {
-    if (this.byId.get(session.id) === session) this.byId.delete(session.id);
+    if (this.byId.get(session.id)?.deref() === session) this.byId.delete(session.id);
   }
 
   /** The sessions holding a lease now, in the order they took it. */
   all(): LeaseHolder[] {
-    return [...this.byId.values()];
+    return [...this.byId.values()].flatMap((ref) => ref.deref() ?? []);
   }
 
   /**
@@ -39,7 +40,7 @@ export class OpenSessions {
    * @throws SessionLockedError when that session is streaming.
    */
   async handOver(sessionId: string): Promise<void> {
-    const holder = this.byId.get(sessionId);
+    const holder = this.byId.get(sessionId)?.deref();
     if (holder === undefined) return;
     if (holder.streaming) {
       throw new SessionLockedError(

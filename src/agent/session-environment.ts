@@ -14,6 +14,7 @@ import type { AgentServices } from './agent-services.js';
 import { prepareModelCall } from './prepare-model-call.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionState } from './session-state.js';
+import type { SessionTurns } from './session-turn.js';
 
 /** The session as its context shows it: itself, and its agent. */
 type OwnSession = SessionHandle & { readonly agent: AgentHandle };
@@ -52,6 +53,8 @@ export interface LoopRunParts {
   model: SessionModel;
   /** The session's policy: it decides which tools the model is offered. */
   policy: Pick<SessionPolicy, 'offered'>;
+  /** Stores the session's new "always allow" grants with the session, before each commit. */
+  turns: Pick<SessionTurns, 'saveGrants'>;
 }
 
 /** The loop's view of a session for one run: history and log, the features' chains, limits, events. */
@@ -65,6 +68,7 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     history: state.history,
     commit: async (entry) => {
       state.history.push(entry.content);
+      await parts.turns.saveGrants(state.log);
       await state.log.append(entry);
     },
     commitPause: (paused) => pause.commit(paused, state.log),

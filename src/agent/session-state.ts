@@ -2,7 +2,7 @@ import type { Part } from '@google/genai';
 import type { FeatureDispose } from '../core/feature.js';
 import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import type { SessionLog } from '../core/session-log.js';
-import { SessionError } from '../errors.js';
+import { SessionBusyError, SessionError } from '../errors.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import { ConversationHistory } from '../loop/conversation-history.js';
 import type { LoopChains, LoopStart } from '../loop/loop-types.js';
@@ -60,6 +60,14 @@ export function promptStart(
 ): LoopStart {
   const abandoned = pause.abandon(state.history.view(), sessionId);
   return { kind: 'prompt', parts, ...(abandoned ? { abandoned } : {}) };
+}
+
+/** The error for a second `sendStream` while one runs. */
+export function sessionBusyError(sessionId: string): SessionBusyError {
+  return new SessionBusyError(
+    `Session ${sessionId} is already streaming a response. Wait for the running sendStream to finish ` +
+      `(or abort it) before sending again.`,
+  );
 }
 
 /** The error for using a closed session. */

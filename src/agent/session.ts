@@ -5,7 +5,7 @@ import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import { answerText } from './answer-text.js';
 import type { SessionLog } from '../core/session-log.js';
 import { emptyUsage, subtractUsage, type TokenUsage } from '../core/usage.js';
-import { ConfigurationError, SessionBusyError, SessionError } from '../errors.js';
+import { ConfigurationError, SessionError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
 import { EventPump } from '../loop/event-pump.js';
@@ -23,12 +23,14 @@ import { loopEnvironment, sessionContext } from './session-environment.js';
 import {
   createSessionState,
   promptStart,
+  sessionBusyError,
   sessionClosedError,
   type FirstStart,
   type SessionState,
 } from './session-state.js';
 import { runTeardowns } from './teardown.js';
 import { SessionModel } from './session-model.js';
+import { SessionTurns } from './session-turn.js';
 
 /**
  * One conversation with the agent. Create it with `agent.session()` or `agent.resumeSession(id)`; talk to it
@@ -57,6 +59,7 @@ export class GeminiCliSession implements SessionHandle {
    * `rules` and the decision `log`.
    */
   readonly policy: SessionPolicy;
+  private readonly turns: SessionTurns;
 
   /**
    * @internal Reopens a stored session (see `GeminiCliAgent.resumeSession`): takes the lease over from an idle
@@ -93,6 +96,8 @@ export class GeminiCliSession implements SessionHandle {
       emit: (event) => this.emit(event),
       signal: () => this.currentSignal,
     });
+    this.turns = new SessionTurns(this.policy, services.logger);
+    if (log) this.turns.attach(log, (value) => this.emit({ type: 'warning', value }));
   }
 
   /**
@@ -281,26 +286,19 @@ export class GeminiCliSession implements SessionHandle {
     prompt: Part[] | undefined,
     firstStart: FirstStart,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
-    if (this.running) {
-      throw new SessionBusyError(
-        `Session ${this.id} is already streaming a response. Wait for the running sendStream to finish ` +
-          `(or abort it) before sending again.`,
-      );
-    }
+    if (this.running) throw sessionBusyError(this.id);
     this.running = true;
-    const pump = new EventPump();
-    this.currentPump = pump;
+    const pump = (this.currentPump = new EventPump());
     this.currentSignal = signal;
     for (const event of this.pendingEvents.splice(0)) pump.emit(event);
     try {
       const state = await this.ensureState(signal);
-      yield* pump.drain();
       const control = new TurnControl();
       let runs = 0;
       const terminal = (turn: Turn): TurnEvents =>
         this.loopRun(state, pump, control, turn, runs++ === 0 ? firstStart : undefined, prompt);
       const turn: Turn = { session: this, prompt, signal, stop: control.stop };
-      yield* this.services.chains.turnChain(terminal)(turn);
+      yield* this.turns.during(state.log, pump, this.services.chains.turnChain(terminal)(turn));
     } finally {
       this.currentPump = undefined;
       this.currentSignal = undefined;
@@ -340,6 +338,7 @@ export class GeminiCliSession implements SessionHandle {
       usage,
       model,
       policy: this.policy,
+      turns: this.turns,
     });
     yield* runAgentLoop(env, begin.start, turn.signal);
   }
@@ -384,6 +383,8 @@ export class GeminiCliSession implements SessionHandle {
       await this.release(state);
       throw sessionClosedError(this.id);
     }
+    this.turns.attach(state.log, (value) => this.emit({ type: 'warning', value }));
+    if (!this.running) await this.turns.end(state.log); // initialize() outside a turn: the lease goes idle
     return state;
   }
 

@@ -1,5 +1,5 @@
 import type { Content, GenerateContentResponseUsageMetadata } from '@google/genai';
-import type { ToolCallResponseInfo } from '../events.js';
+import type { ToolCallResponseInfo, WarningInfo } from '../events.js';
 
 /**
  * One completed message of a session, as the loop hands it to persistence (awaited before the next model
@@ -58,6 +58,28 @@ export interface SessionLog {
   savePausedTurn(turn: PausedTurnData): Promise<void>;
   /** Releases the session (locks, file handles). Idempotent. */
   close(): Promise<void>;
+  /**
+   * A turn starts: the log's lease becomes busy (nobody can take the session over until {@link finishTurn}). Writes
+   * start a turn by themselves when none runs.
+   *
+   * @throws SessionLockedError when another session took the session over while this one was idle: this object is
+   *   stale and must be opened again (`agent.resumeSession(id)`) to see the newer turns.
+   */
+  startTurn?(): Promise<void>;
+  /**
+   * The turn is over: the lease becomes idle (handed over to the next session that opens the id) and the store's
+   * file handles are closed. Idempotent.
+   */
+  finishTurn?(): Promise<void>;
+  /** Receives what the store repaired while writing (e.g. a session file rewritten from memory). */
+  onWarning?: ((warning: WarningInfo) => void) | undefined;
+  /**
+   * The session's policy state stored with it ("always allow" rules granted in it), as found (unvalidated: the
+   * agent validates it), or undefined when none was stored.
+   */
+  readonly policyState?: unknown;
+  /** Stores the session's policy state (replacing the earlier one), durably when it resolves. */
+  savePolicyState?(state: Record<string, unknown>): Promise<void>;
 }
 
 /**

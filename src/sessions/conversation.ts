@@ -65,6 +65,19 @@ export class ConversationBuilder {
     }
   }
 
+  /**
+   * The conversation as records that replay to it: the merged metadata, then every live message in order (what a
+   * rewritten session file holds).
+   */
+  records(): Array<Record<string, unknown>> {
+    return [{ ...this.metadata }, ...this.messages.values()];
+  }
+
+  /** Number of live messages. */
+  get messageCount(): number {
+    return this.messages.size;
+  }
+
   /** The folded conversation, or undefined when no record named the session (`sessionId` + `projectHash`). */
   result(): Conversation | undefined {
     const parsed = SessionMetadataRecord.safeParse(this.metadata);

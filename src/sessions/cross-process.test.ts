@@ -59,6 +59,8 @@ import { sampleSessionEntries } from ${JSON.stringify(here('../testing/sample-se
 const persistence = createFilePersistence({ home: ${JSON.stringify(home)}, projectRoot: '/work/demo' });
 const log = await persistence.open(${JSON.stringify(id)}, { resume: false, cwd: '/work/demo' });
 for (const entry of sampleSessionEntries().slice(0, ${count})) await log.append(entry);
+// Keep the log reachable: a log the program drops is released when it is garbage-collected.
+Object.assign(globalThis, { keep: log });
 console.log('ready');
 ${then}
 `;

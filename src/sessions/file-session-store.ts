@@ -16,6 +16,8 @@ import {
   listSessionFiles,
   readSessionFile,
 } from './session-files.js';
+import { FileLease } from './file-lease.js';
+import { writableAppender, type SessionFileWriterContext } from './session-file-writer.js';
 import { SessionLockFile } from './session-lock-file.js';
 import {
   geminiGlobalDir,
@@ -26,8 +28,10 @@ import {
   validateSessionId,
 } from './session-paths.js';
 import type {
+  AppendOutcome,
   NewSessionInit,
   SessionLease,
+  StoreWarning,
   SessionStore,
   SessionSummary,
   StoredSession,
@@ -69,32 +73,6 @@ const RESERVED_TEMP_NAMES = new Set([
   'shell_history',
 ]);
 
-class FileLease implements SessionLease {
-  released = false;
-  deleted = false;
-  appender: JsonlAppender | undefined;
-  queue: Promise<void> = Promise.resolve();
-
-  constructor(
-    readonly sessionId: string,
-    readonly store: FileSessionStore,
-    readonly lock: SessionLockFile,
-  ) {}
-
-  get file(): string | undefined {
-    return this.appender?.path;
-  }
-
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    await this.queue.catch(() => undefined);
-    await this.appender?.close().catch(() => undefined);
-    this.appender = undefined;
-    await this.lock.release();
-  }
-}
-
 /**
  * The default {@link SessionStore}: gemini-cli's append-only JSONL files under
  * `<home>/.gemini/tmp/<slug>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`, so `gemini --resume` and this SDK
@@ -112,6 +90,7 @@ export class FileSessionStore implements SessionStore {
   private readonly leaseOptions: { staleMs?: number; heartbeatMs?: number };
   private readonly fixedChatsDir: string | undefined;
   private chatsDirPromise: Promise<string> | undefined;
+  private readonly writer: SessionFileWriterContext;
 
   constructor(options: FileSessionStoreOptions = {}) {
     this.projectRoot = options.projectRoot ?? process.cwd();
@@ -124,6 +103,11 @@ export class FileSessionStore implements SessionStore {
     this.sync = options.sync ?? 'data';
     this.leaseOptions = options.lease ?? {};
     this.fixedChatsDir = options.chatsDir !== undefined ? resolve(options.chatsDir) : undefined;
+    this.writer = {
+      sync: this.sync,
+      logger: this.logger,
+      openFirst: (lease) => this.openAppender(lease),
+    };
   }
 
   /** The chats folder, registering the project (slug, markers) and creating the folder if needed. */
@@ -207,26 +191,38 @@ export class FileSessionStore implements SessionStore {
     const base = Number.isNaN(start.getTime()) ? new Date() : start;
     // Two ids sharing their first 8 characters, started in the same minute, would share a file name: use the
     // next free minute instead of mixing two sessions in one file.
+    let appender: JsonlAppender;
     for (let minute = 0; ; minute++) {
       const path = join(dir, sessionFileName(id, new Date(base.getTime() + minute * 60_000)));
       try {
-        own.appender = await JsonlAppender.create(path, this.sync);
+        appender = await JsonlAppender.create(path, this.sync);
         break;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || minute >= 1440) throw err;
       }
     }
-    await own.appender.append([JSON.stringify(metadata)]);
+    await appender.append([JSON.stringify(metadata)]);
+    own.appender = appender;
+    own.foldFrom({ metadata, messages: [] });
     return metadata;
   }
 
-  async append(lease: SessionLease, records: readonly SessionRecord[]): Promise<void> {
+  async append(
+    lease: SessionLease,
+    records: readonly SessionRecord[],
+  ): Promise<void | AppendOutcome> {
     const own = this.checkLease(lease);
     const lines = records.map((r) => JSON.stringify(r));
-    const run = own.queue.then(async () => {
+    const run = own.queue.then(async (): Promise<void | AppendOutcome> => {
       this.checkLease(own);
-      const appender = own.appender ?? (await this.openAppender(own));
+      // A write makes an idle lease busy again — or fails if another writer took the session over meanwhile.
+      if (own.idle) await own.setIdle(false);
+      const warnings: StoreWarning[] = [];
+      const appender = await writableAppender(own, this.writer, warnings);
       await appender.append(lines);
+      own.identity = appender.identity;
+      for (const record of records) own.fold?.apply(record);
+      return warnings.length > 0 ? { warnings } : undefined;
     });
     own.queue = run.catch(() => undefined);
     return run;
@@ -239,9 +235,11 @@ export class FileSessionStore implements SessionStore {
     const found = await findSessionFile(files, lease.sessionId, { scanAll: true });
     if (found?.read.session === undefined)
       throw sessionNotFoundError(lease.sessionId, dir, files.length === 0);
+    lease.foldFrom(found.read.session);
     if (!found.read.legacy) {
-      lease.appender = await JsonlAppender.openExisting(found.ref.path, this.sync);
-      return lease.appender;
+      const appender = await JsonlAppender.openExisting(found.ref.path, this.sync);
+      lease.appender = appender;
+      return appender;
     }
     const { metadata, messages } = found.read.session;
     const appender = await JsonlAppender.create(`${found.ref.path}l`, this.sync);
@@ -289,8 +287,7 @@ export class FileSessionStore implements SessionStore {
       if (files.length === 0) return false;
       if (own !== undefined) {
         await own.queue;
-        await own.appender?.close();
-        own.appender = undefined;
+        await own.closeFile();
         own.deleted = true;
       }
       for (const f of files) await unlink(f.path).catch(() => undefined);

@@ -1,5 +1,6 @@
-import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InternalError } from '../errors.js';
 
@@ -25,6 +26,63 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** Which file an appender wrote, and how long it made it: compared before every append. */
+export interface FileIdentity {
+  dev: number;
+  ino: number;
+  /** The size the file has after this appender's last write. */
+  size: number;
+}
+
+/** How the file changed behind an appender's back. */
+export type FileChange = 'deleted' | 'replaced' | 'truncated' | 'grown';
+
+/** What happened to the file `identity` described, seen through its name (`onDisk`) and an open descriptor. */
+export function compareIdentity(
+  identity: FileIdentity,
+  onDisk: Stats | undefined,
+  open: Stats,
+): FileChange | undefined {
+  if (onDisk === undefined || open.nlink === 0) return 'deleted';
+  if (onDisk.ino !== open.ino || onDisk.dev !== open.dev) return 'replaced';
+  if (open.ino !== identity.ino || open.dev !== identity.dev) return 'replaced';
+  if (open.size < identity.size) return 'truncated';
+  if (open.size > identity.size) return 'grown';
+  return undefined;
+}
+
+/** `stat` that gives undefined for a missing file. */
+export async function statOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Replaces `path` with `text` atomically: a temp file in the same folder, synced, renamed over it; the folder is
+ * synced so the new name survives a crash (policy `data`).
+ */
+export async function writeFileAtomic(path: string, text: string, sync: SyncPolicy): Promise<void> {
+  const tmp = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+  const handle = await open(tmp, 'wx', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    if (sync === 'data') await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+  if (sync === 'data') await syncDirectory(dirname(path));
+}
+
 /**
  * Appends whole JSON lines to one file through a single open descriptor (`O_APPEND`). Each {@link append} is one
  * `write` of the complete lines, so the file never holds half of a record unless the process dies inside that
@@ -35,14 +93,32 @@ export async function syncDirectory(dir: string): Promise<void> {
 export class JsonlAppender {
   private needsNewline: boolean;
   private closed = false;
+  private current: FileIdentity;
 
   private constructor(
     readonly path: string,
     private readonly handle: FileHandle,
     private readonly sync: SyncPolicy,
     needsNewline: boolean,
+    opened: Stats,
   ) {
     this.needsNewline = needsNewline;
+    this.current = { dev: opened.dev, ino: opened.ino, size: opened.size };
+  }
+
+  /** The file as this appender left it (its size after the last write). */
+  get identity(): FileIdentity {
+    return { ...this.current };
+  }
+
+  /**
+   * How the file changed since this appender (or `since`, an identity remembered from an earlier appender of the
+   * same file) last wrote it: deleted, replaced by another file, truncated, or grown by another writer. Two `stat`
+   * calls; undefined when nothing changed.
+   */
+  async changedSince(since: FileIdentity = this.current): Promise<FileChange | undefined> {
+    const [onDisk, open] = await Promise.all([statOrUndefined(this.path), this.handle.stat()]);
+    return compareIdentity(since, onDisk, open);
   }
 
   /** Creates a new file (fails with `EEXIST` if it exists) and makes its directory entry durable. */
@@ -50,21 +126,21 @@ export class JsonlAppender {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
     const handle = await open(path, flags, 0o644);
     if (sync === 'data') await syncDirectory(dirname(path));
-    return new JsonlAppender(path, handle, sync, false);
+    return new JsonlAppender(path, handle, sync, false, await handle.stat());
   }
 
   /** Opens an existing file for appending; notes whether its last line was torn (no final newline). */
   static async openExisting(path: string, sync: SyncPolicy): Promise<JsonlAppender> {
     const handle = await open(path, constants.O_RDWR | constants.O_APPEND);
     try {
-      const { size } = await handle.stat();
+      const opened = await handle.stat();
       let needsNewline = false;
-      if (size > 0) {
+      if (opened.size > 0) {
         const last = Buffer.alloc(1);
-        await handle.read(last, 0, 1, size - 1);
+        await handle.read(last, 0, 1, opened.size - 1);
         needsNewline = last[0] !== 0x0a;
       }
-      return new JsonlAppender(path, handle, sync, needsNewline);
+      return new JsonlAppender(path, handle, sync, needsNewline, opened);
     } catch (err) {
       await handle.close();
       throw err;
@@ -83,6 +159,8 @@ export class JsonlAppender {
     while (offset < buffer.length) {
       const { bytesWritten } = await this.handle.write(buffer, offset, buffer.length - offset);
       offset += bytesWritten;
+      // Counted as written, so a write that fails half-way is not mistaken for another writer's.
+      this.current = { ...this.current, size: this.current.size + bytesWritten };
     }
     this.needsNewline = false;
     if (this.sync === 'data') await this.handle.datasync();

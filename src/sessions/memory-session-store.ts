@@ -30,6 +30,8 @@ export interface MemorySessionStoreOptions {
 
 class MemoryLease implements SessionLease {
   released = false;
+  lost = false;
+  idle = false;
 
   constructor(
     readonly sessionId: string,
@@ -39,7 +41,13 @@ class MemoryLease implements SessionLease {
   async release(): Promise<void> {
     if (this.released) return;
     this.released = true;
-    this.onRelease(this);
+    if (!this.lost) this.onRelease(this);
+  }
+
+  async setIdle(idle: boolean): Promise<void> {
+    if (this.released) throw leaseInvalidError(this.sessionId, 'its lease was released');
+    if (this.lost) throw sessionLockedError(this.sessionId, 'a newer session that took it over');
+    this.idle = idle;
   }
 }
 
@@ -62,8 +70,11 @@ export class MemorySessionStore implements SessionStore {
   async acquireLease(sessionId: string, options: StoreReadOptions = {}): Promise<SessionLease> {
     throwIfAborted(options.signal);
     validateSessionId(sessionId);
-    if (this.holders.has(sessionId))
+    const holder = this.holders.get(sessionId);
+    if (holder !== undefined && !holder.idle)
       throw sessionLockedError(sessionId, 'another session of this process');
+    // An idle holder hands the session over: its lease is lost, so it can never write alongside this one.
+    if (holder !== undefined) holder.lost = true;
     const lease = new MemoryLease(sessionId, (l) => {
       if (this.holders.get(l.sessionId) === l) this.holders.delete(l.sessionId);
     });
@@ -137,6 +148,9 @@ export class MemorySessionStore implements SessionStore {
   }
 
   private checkLease(lease: SessionLease, sessionId = lease.sessionId): string {
+    if (lease instanceof MemoryLease && lease.lost && !lease.released) {
+      throw sessionLockedError(lease.sessionId, 'a newer session that took it over');
+    }
     if (!(lease instanceof MemoryLease) || this.holders.get(lease.sessionId) !== lease) {
       throw leaseInvalidError(
         lease.sessionId,
@@ -145,6 +159,8 @@ export class MemorySessionStore implements SessionStore {
     }
     if (lease.sessionId !== sessionId)
       throw leaseInvalidError(sessionId, `the lease is for ${lease.sessionId}`);
+    // A write makes an idle lease busy again.
+    lease.idle = false;
     return lease.sessionId;
   }
 }

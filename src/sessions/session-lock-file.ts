@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
@@ -18,6 +18,8 @@ export const SessionLockInfo = z.looseObject({
   processStartedAt: z.number(),
   createdAt: z.string(),
   token: z.string(),
+  /** The holder is between turns: the next writer that asks takes the lock over (see `setIdle`). */
+  idle: z.boolean().optional(),
 });
 /** Content of a session lock file. */
 export type SessionLockInfo = z.infer<typeof SessionLockInfo>;
@@ -80,6 +82,7 @@ function staleReason(lock: ObservedLock, staleMs: number): string | undefined {
   const age = Date.now() - lock.mtimeMs;
   const { info } = lock;
   if (info === undefined) return age > UNREADABLE_GRACE_MS ? 'unreadable lock file' : undefined;
+  if (info.idle === true) return 'its holder is idle and hands it over';
   if (age > staleMs) return `no heartbeat for ${Math.round(age / 1000)} s`;
   if (info.hostname !== hostname()) return undefined;
   if (info.pid === process.pid) {
@@ -96,6 +99,33 @@ function describeHolder(lock: ObservedLock): string {
   if (info.hostname === hostname() && info.pid === process.pid)
     return `another session of this process`;
   return `process ${info.pid} on ${info.hostname} (since ${info.createdAt})`;
+}
+
+/**
+ * Runs `work` holding the exclusive `<lock>.takeover` guard file (takeovers and idle/busy changes of one lock are
+ * serialized by it). Returns `{ ran: false }` when another process holds the guard; a guard older than 5 s is
+ * garbage and removed.
+ */
+async function underGuard<T>(
+  lockPath: string,
+  work: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
+  const guard = `${lockPath}.takeover`;
+  try {
+    await writeFile(guard, `${process.pid}\n`, { flag: 'wx' });
+  } catch (err) {
+    if (errorCode(err) !== 'EEXIST') throw err;
+    const guardInfo = await stat(guard).catch(() => undefined);
+    if (guardInfo !== undefined && Date.now() - guardInfo.mtimeMs > UNREADABLE_GRACE_MS) {
+      await unlink(guard).catch(() => undefined);
+    }
+    return { ran: false };
+  }
+  try {
+    return { ran: true, value: await work() };
+  } finally {
+    await unlink(guard).catch(() => undefined);
+  }
 }
 
 /** Creates `path` holding `content` only if it does not exist: a temp file hard-linked into place (atomic). */
@@ -191,28 +221,54 @@ export class SessionLockFile {
     reason: string,
     logger: Logger,
   ): Promise<boolean> {
-    const guard = `${path}.takeover`;
-    try {
-      await writeFile(guard, `${process.pid}\n`, { flag: 'wx' });
-    } catch (err) {
-      if (errorCode(err) !== 'EEXIST') throw err;
-      const guardInfo = await stat(guard).catch(() => undefined);
-      if (guardInfo !== undefined && Date.now() - guardInfo.mtimeMs > UNREADABLE_GRACE_MS) {
-        await unlink(guard).catch(() => undefined);
-      }
-      return false;
-    }
-    try {
+    const done = await underGuard(path, async () => {
       const again = await observe(path);
-      if (again === undefined || again.raw !== stale.raw) return true;
+      if (again === undefined || again.raw !== stale.raw) return;
       await unlink(path).catch((err: unknown) => {
         if (errorCode(err) !== 'ENOENT') throw err;
       });
-      logger.info('took over a stale session lock', { path, reason, previousHolder: stale.info });
-      return true;
-    } finally {
-      await unlink(guard).catch(() => undefined);
+      logger.info('took over a session lock', { path, reason, previousHolder: stale.info });
+    });
+    return done.ran;
+  }
+
+  /**
+   * Marks the holder idle (`true`: the next writer that asks takes the lock over) or busy again (`false`). Done
+   * under the takeover guard, so a takeover and a holder waking up never both win.
+   *
+   * @throws SessionLockedError (busy) when another writer took the lock over meanwhile.
+   */
+  async setIdle(idle: boolean): Promise<void> {
+    if (this.released) return;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const done = await underGuard(this.path, async () => {
+        const current = await observe(this.path);
+        if (current?.info?.token !== this.info.token) return false;
+        const next = `${JSON.stringify({ ...this.info, idle })}\n`;
+        const tmp = `${this.path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+        await writeFile(tmp, next, { flag: 'wx' });
+        await rename(tmp, this.path).catch(async (err: unknown) => {
+          await unlink(tmp).catch(() => undefined);
+          throw err;
+        });
+        return true;
+      });
+      if (!done.ran) {
+        await abortableSleep(5 + attempt * 5);
+        continue;
+      }
+      if (done.value) return;
+      this.markLost();
+      if (idle) return;
+      throw sessionLockedError(this.info.sessionId, 'a newer session that took it over');
     }
+    throw sessionLockedError(this.info.sessionId, 'a writer that keeps the lock busy');
+  }
+
+  private markLost(): void {
+    this.lost = true;
+    forgetLockOnExit(this.path);
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
   }
 
   private startHeartbeat(intervalMs: number): void {
@@ -226,10 +282,8 @@ export class SessionLockFile {
     if (this.released) return;
     const current = await observe(this.path).catch(() => undefined);
     if (current?.info?.token !== this.info.token) {
-      this.lost = true;
-      forgetLockOnExit(this.path);
-      this.logger.warn('session lock was taken over by another writer', { path: this.path });
-      if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+      this.markLost();
+      this.logger.info('session lock was taken over by another writer', { path: this.path });
       return;
     }
     const now = new Date();

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Content } from '@google/genai';
 import { z } from 'zod';
-import type {
-  PausedTurnData,
-  SessionLog,
-  SessionOpenOptions,
-  SessionPersistence,
-} from '../core/session-log.js';
-import { InternalError, SessionError } from '../errors.js';
+import type { SessionLog, SessionOpenOptions, SessionPersistence } from '../core/session-log.js';
 import type { ToolCallResponseInfo } from '../events.js';
 import { FileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
 import {
@@ -17,21 +11,15 @@ import {
   type RebuiltHistory,
 } from './history-from-records.js';
 import { MemorySessionStore, type MemorySessionStoreOptions } from './memory-session-store.js';
-import {
-  recordsFromEntry,
-  responsesFromParts,
-  type RecordWriterState,
-} from './records-from-entry.js';
-import type { SessionLogEntry } from '../core/session-log.js';
+import { responsesFromParts, type RecordWriterState } from './records-from-entry.js';
 import { validateSessionId } from './session-paths.js';
-import type { SessionRecord } from './records.js';
 import type {
-  SessionLease,
   SessionStore,
   SessionSummary,
   StoredSession,
   StoreReadOptions,
 } from './session-store.js';
+import { PAUSED_TURN_KEY, SESSION_POLICY_KEY, StoreSessionLog } from './store-session-log.js';
 
 /** Options of the session-management calls: which project's sessions (file store) and an abort signal. */
 export interface SessionQueryOptions extends StoreReadOptions {
@@ -78,12 +66,7 @@ export interface StoreSessionPersistence extends SessionPersistence {
   loadHistory(sessionId: string, options?: SessionQueryOptions): Promise<Content[]>;
 }
 
-/**
- * Metadata key of a paused turn (durable approvals), written as `{"$set":{"pausedTurn":{modelMessageId, turn}}}`
- * and cleared with `{"$set":{"pausedTurn":null}}` in the same write as the turn's results. gemini-cli keeps unknown
- * metadata keys.
- */
-export const PAUSED_TURN_KEY = 'pausedTurn';
+export { PAUSED_TURN_KEY, SESSION_POLICY_KEY } from './store-session-log.js';
 
 /** A paused turn as stored in the metadata: bound to the model message whose calls wait for approval. */
 export const StoredPausedTurn = z.object({
@@ -109,66 +92,6 @@ function boundPausedTurn(
     last.id === parsed.data.modelMessageId &&
     rebuilt.interruptedTail?.messageId === last.id;
   return bound ? parsed.data : undefined;
-}
-
-class StoreSessionLog implements SessionLog {
-  private closed = false;
-
-  constructor(
-    readonly sessionId: string,
-    readonly file: string | undefined,
-    readonly history: Content[],
-    readonly pausedTurn: PausedTurnData | undefined,
-    private readonly store: SessionStore,
-    private readonly lease: SessionLease,
-    private readonly state: RecordWriterState,
-    private readonly newId: () => string,
-    private readonly now: () => Date,
-    /** True while the stored metadata holds a paused turn that the next results must clear. */
-    private pauseStored: boolean,
-  ) {}
-
-  async append(entry: SessionLogEntry): Promise<void> {
-    this.checkOpen();
-    const records = recordsFromEntry(entry, this.state, this.newId);
-    const clears = this.pauseStored && entry.kind === 'tool_results';
-    if (clears) records.push({ $set: { [PAUSED_TURN_KEY]: null } });
-    await this.store.append(this.lease, records);
-    if (clears) this.pauseStored = false;
-  }
-
-  async savePausedTurn(turn: PausedTurnData): Promise<void> {
-    this.checkOpen();
-    const model = this.state.lastModelMessage;
-    if (model === undefined) {
-      throw new InternalError(
-        'A paused turn can only be stored after the model turn it belongs to.',
-      );
-    }
-    const record: SessionRecord = {
-      $set: {
-        [PAUSED_TURN_KEY]: { modelMessageId: model.id, turn },
-        lastUpdated: this.now().toISOString(),
-      },
-    };
-    await this.store.append(this.lease, [record]);
-    this.pauseStored = true;
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.lease.release();
-  }
-
-  private checkOpen(): void {
-    if (this.closed) {
-      throw new SessionError(
-        `Session ${this.sessionId} is closed; resume it with agent.resumeSession(${JSON.stringify(this.sessionId)}).`,
-        { code: 'SESSION_CLOSED' },
-      );
-    }
-  }
 }
 
 /** Marks the repair responses added for a killed process as `interrupted` (status `cancelled` in `toolCalls`). */
@@ -214,19 +137,21 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
     try {
       if (!openOptions.resume) {
         await store.create(lease, { startTime: now().toISOString() });
-        const state: RecordWriterState = { lastModelMessage: undefined };
-        return new StoreSessionLog(
+        const fresh = new StoreSessionLog({
           sessionId,
-          lease.file,
-          [],
-          undefined,
+          file: lease.file,
+          history: [],
+          pausedTurn: undefined,
+          policyState: undefined,
           store,
           lease,
-          state,
+          state: { lastModelMessage: undefined },
           newId,
           now,
-          false,
-        );
+          pauseStored: false,
+        });
+        await fresh.finishTurn();
+        return fresh;
       }
       const stored = await store.load(sessionId);
       const rebuilt = rebuildHistory(stored.messages);
@@ -237,19 +162,19 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
       const paused = boundPausedTurn(stored, rebuilt);
       // A paused turn keeps its calls open (they wait for approval): drop the interrupted answers rebuilt for them.
       const history = paused === undefined ? rebuilt.history : rebuilt.history.slice(0, -1);
-      const pauseStored = (stored.metadata[PAUSED_TURN_KEY] ?? null) !== null;
-      const log = new StoreSessionLog(
+      const log = new StoreSessionLog({
         sessionId,
-        store.kind === 'file' ? stored.location : undefined,
+        file: store.kind === 'file' ? stored.location : undefined,
         history,
-        paused?.turn,
+        pausedTurn: paused?.turn,
+        policyState: stored.metadata[SESSION_POLICY_KEY] ?? undefined,
         store,
         lease,
         state,
         newId,
         now,
-        pauseStored,
-      );
+        pauseStored: (stored.metadata[PAUSED_TURN_KEY] ?? null) !== null,
+      });
       if (paused === undefined && rebuilt.interruptedTail !== undefined) {
         const content: Content = { role: 'user', parts: rebuilt.interruptedTail.responseParts };
         await log.append({
@@ -259,6 +184,8 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
           responses: interruptedResponses(content),
         });
       }
+      // Open but idle: another session (object, agent or process) may take it over until a turn starts.
+      await log.finishTurn();
       return log;
     } catch (err) {
       await lease.release();

@@ -8,16 +8,45 @@ import type {
 /**
  * Proof that its holder is the one writer of a session. Obtained from {@link SessionStore.acquireLease}; every
  * write takes it. Release it when the session closes; a lease left by a dead process is taken over.
+ *
+ * A lease is **busy** when acquired. A holder that is between turns marks it **idle** ({@link SessionLease.setIdle}):
+ * the next `acquireLease` of the id — another session object, agent or process — then takes it over at once instead
+ * of failing, and this lease is **lost**: its writes and `setIdle(false)` reject with `SessionLockedError`, so a stale
+ * holder can never write alongside the new one. Stores that cannot hand over omit `setIdle` (their leases stay busy
+ * until released).
  */
 export interface SessionLease {
   /** The session id the lease is for. */
   readonly sessionId: string;
   /** True once {@link SessionLease.release} ran (or the store dropped the lease). */
   readonly released: boolean;
-  /** Gives the session up. Idempotent. */
+  /** True once another holder took the lease over (it was idle, or its holder stalled past the store's timeout). */
+  readonly lost?: boolean;
+  /** Gives the session up. Idempotent; a lost lease releases nothing of the new holder's. */
   release(): Promise<void>;
   /** The file the session is written to, once known (stores that keep one file per session). */
   readonly file?: string | undefined;
+  /**
+   * `true`: the holder is idle (between turns, or waiting on a paused approval) and hands the session over to the
+   * next holder that asks. `false`: a turn starts; resolves once the lease is busy again.
+   *
+   * @throws SessionLockedError (with `false`) when the lease was taken over meanwhile: the holder is stale and must
+   *   open the session again to see the new holder's turns.
+   */
+  setIdle?(idle: boolean): Promise<void>;
+}
+
+/** Something a store repaired while writing (e.g. a session file deleted under it, rewritten from memory). */
+export interface StoreWarning {
+  /** Stable code, e.g. `SESSION_FILE_REWRITTEN`. */
+  code: string;
+  message: string;
+}
+
+/** What {@link SessionStore.append} may report besides success. */
+export interface AppendOutcome {
+  /** Repairs made during the append; the records are stored. */
+  warnings?: StoreWarning[];
 }
 
 /** What a new session starts with. */
@@ -71,8 +100,8 @@ export interface StoreReadOptions {
  * `describeSessionStoreConformance` from `gemini-agent-sdk/testing` unchanged.
  *
  * Contract:
- * - one writer per session: `acquireLease` throws `SessionLockedError` while another live lease exists,
- *   and takes over a lease whose holder is dead;
+ * - one writer per session: `acquireLease` throws `SessionLockedError` while another live busy lease exists,
+ *   and takes over an idle lease or one whose holder is dead (the old lease is then lost and cannot write);
  * - `create` and `append` take the lease; `append` is atomic per call and durable when it resolves;
  * - `load` of an unknown id throws `SessionNotFoundError` (`No sessions found in <where>` when the store is
  *   empty, `Session with ID <id> not found` otherwise);
@@ -83,9 +112,10 @@ export interface SessionStore {
   readonly kind: string;
 
   /**
-   * Takes the write lease on a session id (the session need not exist yet).
+   * Takes the write lease on a session id (the session need not exist yet). An idle lease of another holder is taken
+   * over (that holder's lease becomes lost); so is a lease whose holder is dead.
    *
-   * @throws SessionLockedError when another live writer holds it.
+   * @throws SessionLockedError when another live writer holds it busy.
    */
   acquireLease(sessionId: string, options?: StoreReadOptions): Promise<SessionLease>;
 
@@ -100,10 +130,14 @@ export interface SessionStore {
    * Appends records to an existing session, atomically (all or, after a crash, a prefix of whole records) and
    * durably when the promise resolves.
    *
+   * A store may repair damage it finds on the way (the file store rewrites a session file that was deleted,
+   * truncated or replaced under it) and report it in the outcome's `warnings`.
+   *
    * @throws SessionNotFoundError when the session does not exist.
    * @throws SessionError (code `SESSION_LEASE_INVALID`) when the lease is released or not from this store.
+   * @throws SessionLockedError when the lease was lost, or the stored session was changed by another writer.
    */
-  append(lease: SessionLease, records: readonly SessionRecord[]): Promise<void>;
+  append(lease: SessionLease, records: readonly SessionRecord[]): Promise<void | AppendOutcome>;
 
   /**
    * Loads and folds a session.

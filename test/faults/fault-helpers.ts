@@ -93,6 +93,14 @@ export async function expectStoredHistory(
   if (history.length > 0) expectValidContents(buildRequestContents(history));
 }
 
+/** The stored file of a project's session, found by listing (a worker's GEMINI_CLI_HOME holds other projects). */
+export async function sessionFileOf(cwd: string, sessionId: string): Promise<string> {
+  const listed = await new GeminiCliAgent({ cwd, skillDiscovery: false }).listSessions();
+  const found = listed.find((s) => s.sessionId === sessionId);
+  if (found === undefined) throw new Error(`no stored session ${sessionId} in ${cwd}`);
+  return found.location;
+}
+
 /** The lines of the one session file of a project's chats folder, parsed. */
 export async function sessionFileRecords(home: string): Promise<Array<Record<string, unknown>>> {
   const tmp = join(home, '.gemini', 'tmp');

@@ -23,10 +23,15 @@ export interface ChildScript {
  * Writes `source` to `<dir>/<name>.mts` and runs it with `node --import tsx`, with `GEMINI_CLI_HOME` (and the rest
  * of the environment) inherited, so the child stores sessions where the test reads them.
  */
-export async function runChild(dir: string, name: string, source: string): Promise<ChildScript> {
+export async function runChild(
+  dir: string,
+  name: string,
+  source: string,
+  nodeArgs: readonly string[] = [],
+): Promise<ChildScript> {
   const file = join(dir, `${name}.mts`);
   await writeFile(file, source);
-  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: ROOT,
     env: process.env,

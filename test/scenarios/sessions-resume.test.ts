@@ -14,7 +14,13 @@ import {
   type GeminiCliAgentOptions,
   type ServerGeminiStreamEvent,
 } from '../../src/index.js';
-import { FakeGeminiServer, callTurn, modelTurn, textTurn } from '../../src/testing/index.js';
+import {
+  FakeGeminiServer,
+  ScriptedModel,
+  callTurn,
+  modelTurn,
+  textTurn,
+} from '../../src/testing/index.js';
 import { expectValidContents } from './history-assertions.js';
 
 const fixture = (name: string): string =>
@@ -255,10 +261,12 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
       ['listed', fork.id].sort(),
     );
 
-    // A live session cannot be deleted; once closed it can, with what belongs to it.
-    await expect(agent.deleteSession('listed')).rejects.toMatchObject({ code: 'SESSION_LOCKED' });
-    await session.close();
+    // An idle session is handed over, to a delete too: the stale object then refuses to write.
     await agent.deleteSession('listed');
+    await expect(drain(session.sendStream('gone'))).rejects.toMatchObject({
+      code: 'SESSION_LOCKED',
+    });
+    await session.close();
     expect((await agent.listSessions()).map((s) => s.sessionId)).toEqual([fork.id]);
     await expect(agent.deleteSession('listed')).rejects.toBeInstanceOf(SessionNotFoundError);
     await expect(agent.resumeSession('listed')).rejects.toThrow('Session with ID listed not found');
@@ -266,7 +274,7 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
     await expect(drain(fork.sendStream('closed'))).rejects.toBeInstanceOf(SessionError);
   });
 
-  it('one writer: a second live session on the same id gets SessionLockedError until the first closes', async () => {
+  it('one writer: a session in a turn is never taken over; an idle one is, and the stale object is refused', async () => {
     const cwd = await project();
     let release: () => void = () => undefined;
     const blocker = tool(
@@ -280,17 +288,22 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
       builtinTools: false,
       retry: false,
       tools: [blocker],
-      instructions: () => {
-        started();
-        return 'x';
-      },
-      fakeResponses: fixture('agent-resume-session'),
+      contentGenerator: new ScriptedModel([
+        (): ReturnType<typeof callTurn> => {
+          started();
+          return callTurn({ name: 'block' });
+        },
+        textTurn('done'),
+      ]),
     };
     const a = new GeminiCliAgent(options);
     const first = a.session({ sessionId: 'one-writer' });
     await first.initialize();
 
+    // While a turn runs, nobody else — this agent, another agent — can open the session for writing.
     const b = new GeminiCliAgent(options);
+    const streaming = drain(first.sendStream('go'));
+    await running;
     await expect(b.resumeSession('one-writer')).rejects.toMatchObject({
       name: 'SessionLockedError',
       code: 'SESSION_LOCKED',
@@ -298,17 +311,18 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
     await expect(b.session({ sessionId: 'one-writer' }).initialize()).rejects.toMatchObject({
       code: 'SESSION_LOCKED',
     });
-
-    // The same agent cannot take over a session that is streaming either.
-    const streaming = drain(first.sendStream('go'));
-    await running;
     await expect(a.resumeSession('one-writer')).rejects.toMatchObject({ code: 'SESSION_LOCKED' });
     release();
     await streaming;
 
-    await first.close();
+    // Idle between turns: another agent takes it over, with every turn; the stale object is refused.
     const second = await b.resumeSession('one-writer');
     expect(second.getHistory()).toEqual(first.getHistory());
+    await expect(drain(first.sendStream('stale'))).rejects.toMatchObject({
+      code: 'SESSION_LOCKED',
+    });
+    expect(second.getHistory()).toEqual(first.getHistory());
+    await first.close();
     await second.close();
   });
 

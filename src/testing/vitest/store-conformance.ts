@@ -162,6 +162,68 @@ export function describeSessionStoreConformance(
       await Promise.all([again.release(), other.release()]);
     });
 
+    describe('handover of idle leases (stores whose leases have setIdle)', () => {
+      it('an idle lease is taken over at once; the old holder can neither write nor go busy', async (ctx) => {
+        const store = await fresh();
+        const old = await created(store, 'conf-idle');
+        if (old.setIdle === undefined) return ctx.skip();
+        await store.append(old, [msg('a', 'user', 'first')]);
+        await old.setIdle(true);
+        const newer = await store.acquireLease('conf-idle');
+        await store.append(newer, [msg('b', 'gemini', 'second')]);
+        await expect(store.append(old, [msg('c', 'user', 'stale')])).rejects.toBeInstanceOf(
+          SessionLockedError,
+        );
+        expect(old.lost).toBe(true);
+        await expect(old.setIdle(false)).rejects.toBeInstanceOf(SessionLockedError);
+        await old.release();
+        // Releasing the lost lease gave nothing of the newer holder's away.
+        await expect(store.acquireLease('conf-idle')).rejects.toBeInstanceOf(SessionLockedError);
+        await store.append(newer, [msg('d', 'user', 'third')]);
+        expect((await store.load('conf-idle')).messages.map((m) => m.id)).toEqual(['a', 'b', 'd']);
+        await newer.release();
+      });
+
+      it('a busy lease is never taken over; idle then busy again with no contender keeps it', async (ctx) => {
+        const store = await fresh();
+        const lease = await created(store, 'conf-busy');
+        if (lease.setIdle === undefined) return ctx.skip();
+        await expect(store.acquireLease('conf-busy')).rejects.toBeInstanceOf(SessionLockedError);
+        await lease.setIdle(true);
+        await lease.setIdle(false);
+        await expect(store.acquireLease('conf-busy')).rejects.toBeInstanceOf(SessionLockedError);
+        await store.append(lease, [msg('a', 'user', 'still mine')]);
+        expect(lease.lost ?? false).toBe(false);
+        await lease.release();
+      });
+
+      it('through the persistence seam: between turns a newer opener takes over, the stale log is refused', async (ctx) => {
+        const store = await fresh();
+        const probe = await store.acquireLease('conf-probe');
+        const handsOver = probe.setIdle !== undefined;
+        await probe.release();
+        if (!handsOver) return ctx.skip();
+        const cwd = process.cwd();
+        const [prompt, answer, , , again] = sampleSessionEntries() as SessionLogEntry[];
+        const first = createStorePersistence({ store });
+        const second = createStorePersistence({ store });
+        const older = await first.open('conf-handover', { resume: false, cwd });
+        await older.append(prompt as SessionLogEntry);
+        await older.finishTurn?.();
+        const newer = await second.open('conf-handover', { resume: true, cwd });
+        expect(newer.history).toEqual([prompt?.content]);
+        await expect(older.startTurn?.()).rejects.toBeInstanceOf(SessionLockedError);
+        await expect(older.append(answer as SessionLogEntry)).rejects.toBeInstanceOf(
+          SessionLockedError,
+        );
+        await newer.append(again as SessionLogEntry);
+        await newer.finishTurn?.();
+        await older.close();
+        await newer.close();
+        expect(await first.loadHistory('conf-handover')).toEqual([prompt?.content, again?.content]);
+      });
+    });
+
     it('refuses writes with a released lease or a lease from another store', async () => {
       const store = await fresh();
       const lease = await created(store, 'conf-released');
@@ -285,13 +347,15 @@ export function describeSessionStoreConformance(
         expect(await persistence.loadHistory('conf-fork-src')).toHaveLength(5);
       });
 
-      it('opens: new id twice → SESSION_EXISTS, unknown resume → not found, live id → locked', async () => {
+      it('opens: new id twice → SESSION_EXISTS, unknown resume → not found, id in a turn → locked', async () => {
         const persistence = createStorePersistence({ store: await fresh() });
         const cwd = process.cwd();
         const log = await persistence.open('conf-open', { resume: false, cwd });
+        await log.startTurn?.();
         await expect(persistence.open('conf-open', { resume: true, cwd })).rejects.toBeInstanceOf(
           SessionLockedError,
         );
+        await log.finishTurn?.();
         await log.close();
         await expect(persistence.open('conf-open', { resume: false, cwd })).rejects.toMatchObject({
           code: 'SESSION_EXISTS',
