@@ -44,6 +44,9 @@ Testing:
       --fake-responses <file>      Replay recorded model responses (gemini-cli JSONL) instead of calling Gemini.
       --record-responses <file>    Append every model response to this file (replayable with --fake-responses).
 
+MCP servers (mcpServers in settings.json, as gemini mcp):
+  gemini-agent mcp list | add <name> <commandOrUrl> [args...] | remove <name>   (see gemini-agent mcp --help)
+
 PostgreSQL session store:
   gemini-agent postgres migrate|status [--url <url>] [--schema <name>]   (see gemini-agent postgres --help)
 

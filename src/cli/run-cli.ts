@@ -6,6 +6,7 @@ import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { HELP_TEXT } from './help-text.js';
 import { errorInfo } from './output/output-writer.js';
 import { parseCliArgs } from './parse-args.js';
+import { mcpCommand } from './mcp-command.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
@@ -18,7 +19,7 @@ import { packageVersion } from './version.js';
 
 /**
  * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
- * `postgres` subcommand. Returns the
+ * `postgres`, `mcp`, `login` / `logout` subcommands. Returns the
  * exit code; never throws. Everything it touches comes through `io`.
  */
 export async function runCli(rawIo: CliIo): Promise<ExitCode> {
@@ -27,6 +28,7 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
   let format: OutputFormat = 'text';
   try {
     if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'mcp') return await mcpCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
     const options = parseCliArgs(io.argv);
     format = options.outputFormat;

@@ -17,6 +17,7 @@ export {
   SessionNotFoundError,
   createStderrLogger,
   openAICompatible,
+  loadSettings,
   skillDir,
 } from '../index.js';
 export { createContentGenerator } from '../model/index.js';
@@ -24,6 +25,9 @@ export type {
   GeminiCliAgentOptions,
   GeminiCliSession,
   ModelProvider,
+  LoadedSettings,
+  McpServerConfig,
+  McpServerStatus,
   RetryEventInfo,
   ServerGeminiStreamEvent,
   SessionSummary,
