@@ -218,6 +218,7 @@ export type {
   ApprovalHandler,
   ApprovalResponse,
   ApprovalDecision,
+  ApprovalScope,
 } from './policy/approvals/approval-response.js';
 export type {
   SessionPolicy,

@@ -7,12 +7,19 @@ export const PermissionOptionId = {
   ProceedOnce: 'proceed_once',
   ProceedAlways: 'proceed_always',
   ProceedAlwaysTool: 'proceed_always_tool',
+  ProceedAlwaysServer: 'proceed_always_server',
   Cancel: 'cancel',
 } as const;
 
 /** What the human chose, in the SDK's terms; `cancelled` means the prompt turn is being cancelled. */
 export type PermissionChoice =
-  | { kind: 'decision'; decision: 'allow' | 'allow_always' | 'deny'; message?: string }
+  | {
+      kind: 'decision';
+      decision: 'allow' | 'allow_always' | 'deny';
+      message?: string;
+      /** `'server'`: "Allow all server tools for this session" (an MCP tool's whole server). */
+      scope?: 'server';
+    }
   | { kind: 'cancelled' };
 
 /** The shape of a `session/request_permission` answer (checked: the SDK does not validate responses). */
@@ -25,29 +32,37 @@ const PermissionResponse = z.object({
 
 /**
  * gemini-cli's option sets (spec §2.6): "Allow for this session" for edits, shell commands and other tools
- * ("Allow tool for this session" for MCP tools), then "Allow" and "Reject". `alwaysAllow: false` leaves the
+ * ("Allow all server tools for this session" and "Allow tool for this session" for MCP tools), then "Allow" and
+ * "Reject". `alwaysAllow: false` leaves the
  * session-wide option out. (gemini-cli's "all future sessions" options need its permanent-approval setting;
  * the SDK keeps such choices in policy files instead, so they are not offered here.)
  */
 export function permissionOptions(
-  request: Pick<ApprovalRequest, 'toolName' | 'kind'>,
+  request: Pick<ApprovalRequest, 'toolName' | 'kind' | 'mcp'>,
   alwaysAllow = true,
 ): PermissionOption[] {
   const options: PermissionOption[] = [];
   if (alwaysAllow) {
-    options.push(
-      request.toolName.startsWith('mcp_')
-        ? {
-            optionId: PermissionOptionId.ProceedAlwaysTool,
-            name: 'Allow tool for this session',
-            kind: 'allow_always',
-          }
-        : {
-            optionId: PermissionOptionId.ProceedAlways,
-            name: 'Allow for this session',
-            kind: 'allow_always',
-          },
-    );
+    if (request.mcp !== undefined || request.toolName.startsWith('mcp_')) {
+      if (request.mcp !== undefined) {
+        options.push({
+          optionId: PermissionOptionId.ProceedAlwaysServer,
+          name: 'Allow all server tools for this session',
+          kind: 'allow_always',
+        });
+      }
+      options.push({
+        optionId: PermissionOptionId.ProceedAlwaysTool,
+        name: 'Allow tool for this session',
+        kind: 'allow_always',
+      });
+    } else {
+      options.push({
+        optionId: PermissionOptionId.ProceedAlways,
+        name: 'Allow for this session',
+        kind: 'allow_always',
+      });
+    }
   }
   options.push(
     { optionId: PermissionOptionId.ProceedOnce, name: 'Allow', kind: 'allow_once' },
@@ -84,7 +99,9 @@ export function permissionChoice(
   }
   switch (option.kind) {
     case 'allow_always':
-      return { kind: 'decision', decision: 'allow_always' };
+      return option.optionId === PermissionOptionId.ProceedAlwaysServer
+        ? { kind: 'decision', decision: 'allow_always', scope: 'server' }
+        : { kind: 'decision', decision: 'allow_always' };
     case 'allow_once':
       return { kind: 'decision', decision: 'allow' };
     default:

@@ -363,9 +363,13 @@ export class PromptTurn {
       decisions.push({
         callId: request.callId,
         decision:
-          choice.message === undefined
+          choice.message === undefined && choice.scope === undefined
             ? choice.decision
-            : { decision: choice.decision, message: choice.message },
+            : {
+                decision: choice.decision,
+                ...(choice.message === undefined ? {} : { message: choice.message }),
+                ...(choice.scope === undefined ? {} : { scope: choice.scope }),
+              },
       });
       if (choice.decision !== 'deny') await this.setStatus(request.callId, call, 'in_progress');
     }

@@ -230,7 +230,7 @@ export class GeminiCliSession implements SessionHandle {
       });
       for (const v of resolution.verdicts) {
         if (v.undecided) this.policy.logResolutions([v.request], []);
-        else await this.policy.recordDecision(v.request, v.decision, v.message);
+        else await this.policy.recordDecision(v.request, v.decision, v.message, v.scope);
       }
       const events = resolution.denied.map((value): ServerGeminiStreamEvent => ({
         type: 'tool_call_response',

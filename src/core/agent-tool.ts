@@ -38,6 +38,16 @@ export interface ToolCallInfo {
   emit?(event: ServerGeminiStreamEvent): void;
 }
 
+/** An MCP tool's name on its server and where the server is (see {@link AgentTool.mcpContext}). */
+export interface McpToolFacts {
+  readonly toolName: string;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  readonly url?: string;
+  readonly tcp?: string;
+}
+
 /** Outcome of validating raw model arguments. */
 export type ToolValidation =
   { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
@@ -62,6 +72,11 @@ export interface AgentTool {
    * the server's name holds a `_` that the `mcp_<server>_<tool>` name cannot show.
    */
   readonly serverName?: string | undefined;
+  /**
+   * For a tool served by an MCP server: its name there and the server's non-secret connection facts (no `env`, no
+   * `headers`), which hooks receive as gemini-cli's `mcp_context`.
+   */
+  readonly mcpContext?: McpToolFacts | undefined;
   /** JSON Schema of the parameters, as sent in `functionDeclarations[].parametersJsonSchema`. */
   readonly parametersJsonSchema: Record<string, unknown>;
   /**

@@ -1,4 +1,4 @@
-import type { ToolResult } from '../core/agent-tool.js';
+import type { AgentTool, ToolResult } from '../core/agent-tool.js';
 import type { ToolDecisionInterceptor, ToolInterceptor } from '../core/interceptors.js';
 import type { SessionHandle } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
@@ -10,7 +10,22 @@ import {
 } from './hook-output.js';
 import { scopeOf, type HookSessionState } from './hook-session.js';
 import type { HookSystem } from './hook-system.js';
-import type { AnyHookOutput, ToolInput } from './hook-types.js';
+import type { AnyHookOutput, McpToolContext, ToolInput } from './hook-types.js';
+
+/** gemini-cli's `mcp_context` for an MCP tool (its server's non-secret facts); nothing for other tools. */
+function mcpContextOf(tool: AgentTool): { mcp_context?: McpToolContext } {
+  const facts = tool.mcpContext;
+  if (facts === undefined || tool.serverName === undefined) return {};
+  const { toolName, args, ...where } = facts;
+  return {
+    mcp_context: {
+      server_name: tool.serverName,
+      tool_name: toolName,
+      ...where,
+      ...(args === undefined ? {} : { args: [...args] }),
+    },
+  };
+}
 
 /** gemini-cli's note on a result whose arguments a BeforeTool hook rewrote. */
 export const REWRITTEN_ARGS_NOTE =
@@ -78,6 +93,7 @@ export function beforeToolInterceptor(
       {
         tool_name: tool.name,
         tool_input: { ...check.args } as ToolInput,
+        ...mcpContextOf(tool),
         ...(request.originalRequestName
           ? { original_request_name: request.originalRequestName }
           : {}),
@@ -150,6 +166,7 @@ export function afterToolInterceptor(system: HookSystem, stateOf: StateOf): Tool
         {
           tool_name: run.tool.name,
           tool_input: { ...run.args } as ToolInput,
+          ...mcpContextOf(run.tool),
           tool_response: {
             llmContent: result.llmContent,
             returnDisplay: result.returnDisplay ?? result.llmContent,

@@ -1,4 +1,10 @@
-import type { AgentTool, ToolCallInfo, ToolResult, ToolValidation } from '../core/agent-tool.js';
+import type {
+  AgentTool,
+  McpToolFacts,
+  ToolCallInfo,
+  ToolResult,
+  ToolValidation,
+} from '../core/agent-tool.js';
 import type { SessionContext } from '../core/session-context.js';
 import type { ApprovalRequest } from '../events.js';
 import { convertCallResult } from './mcp-content.js';
@@ -37,6 +43,8 @@ export class McpTool implements AgentTool {
   readonly serverName: string;
   /** The tool's name on the server. */
   readonly serverToolName: string;
+  /** Its name on the server and where the server is, for hooks (`mcp_context`). */
+  readonly mcpContext: McpToolFacts;
 
   constructor(
     private readonly connection: McpConnection,
@@ -45,6 +53,16 @@ export class McpTool implements AgentTool {
     const { definition } = discovered;
     this.serverName = connection.name;
     this.serverToolName = definition.name;
+    const { command, args, cwd, url, httpUrl, tcp } = connection.config;
+    const where = url ?? httpUrl;
+    this.mcpContext = Object.freeze({
+      toolName: definition.name,
+      ...(command === undefined ? {} : { command }),
+      ...(args === undefined ? {} : { args: [...args] }),
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(where === undefined ? {} : { url: where }),
+      ...(tcp === undefined ? {} : { tcp }),
+    });
     this.name = mcpToolName(connection.name, definition.name);
     this.displayName = `${definition.name} (${connection.name} MCP Server)`;
     this.description = definition.description ?? '';

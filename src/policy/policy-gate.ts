@@ -154,6 +154,8 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
         addedRule = await alwaysAllowRule(call, {
           mode,
           parser: () => options.engine.shellParser(),
+          mcpServer: request.mcp?.serverName,
+          scope: answer.scope,
         });
         if (addedRule) options.sessionRules.add(addedRule);
       }

@@ -7,6 +7,7 @@ import {
   policyDeniedMessage,
   userDeniedMessage,
   type ApprovalDecision,
+  type ApprovalScope,
 } from './approvals/approval-response.js';
 import { createCommandCheck } from './command-check.js';
 import type { AgentTool } from '../core/agent-tool.js';
@@ -241,13 +242,19 @@ export class SessionPolicy {
     request: ApprovalRequest,
     decision: ApprovalDecision,
     message?: string,
+    scope?: ApprovalScope,
   ): Promise<PolicyRule | undefined> {
     let addedRule: PolicyRule | undefined;
     if (decision === 'allow_always') {
       const engine = await this.engine();
       addedRule = await alwaysAllowRule(
         { name: request.toolName, args: request.args },
-        { mode: this.currentMode, parser: () => engine.shellParser() },
+        {
+          mode: this.currentMode,
+          parser: () => engine.shellParser(),
+          mcpServer: request.mcp?.serverName,
+          scope,
+        },
       );
       if (addedRule) this.rules.add(addedRule);
     }

@@ -64,6 +64,41 @@ describe('ACP server: the client’s MCP servers', () => {
     expect(await eventually(() => !processAlive(pid))).toBe(true);
   });
 
+  it('offers "Allow all server tools for this session", which stops asking for that server', async () => {
+    const pidFile = join(project.cwd, '..', 'server.pid');
+    const model = new ScriptedModel([
+      callTurn({ name: 'mcp_editor_echo', args: { text: 'one' } }),
+      callTurn({ name: 'mcp_editor_progress', args: {} }),
+      textTurn('done'),
+    ]);
+    const h = await startHarness({
+      cwd: project.cwd,
+      contentGenerator: model,
+      trustWorkspace: true,
+      settings: false,
+    });
+    harnesses.push(h);
+    h.client.answer = () => ({
+      outcome: { outcome: 'selected', optionId: 'proceed_always_server' },
+    });
+    const { sessionId } = await h.ctx.request(acp.methods.agent.session.new, {
+      cwd: project.cwd,
+      mcpServers: [clientStdioServer('editor', pidFile)],
+    });
+    expect((await h.prompt(sessionId, 'go')).stopReason).toBe('end_turn');
+    expect(h.client.permissionRequests).toHaveLength(1);
+    expect(h.client.permissionRequests[0]?.options.map((o) => o.optionId)).toEqual([
+      'proceed_always_server',
+      'proceed_always_tool',
+      'proceed_once',
+      'cancel',
+    ]);
+    const results = h.client
+      .of(sessionId)
+      .filter((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+    expect(results).toHaveLength(2);
+  });
+
   it('lets a client server replace the agent’s server of the same name', async () => {
     const ownPid = join(project.cwd, '..', 'own.pid');
     const clientPid = join(project.cwd, '..', 'client.pid');

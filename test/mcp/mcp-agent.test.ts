@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConfigurationError,
   GeminiCliAgent,
+  hook,
   tool,
   z,
   type GeminiCliAgentOptions,
@@ -134,6 +135,69 @@ describe('an agent with MCP servers', () => {
       args: { text: 'again' },
       mcp: { serverName: 'fault', toolName: 'echo', annotations: { readOnlyHint: true } },
     });
+  });
+
+  it('allow_always covers one tool, or with scope server every tool of that server', async () => {
+    const script = () =>
+      new ScriptedModel([
+        callTurn({ name: 'mcp_fault_echo', args: { text: 'one' } }),
+        callTurn({ name: 'mcp_fault_echo', args: { text: 'two' } }),
+        callTurn({ name: 'mcp_fault_progress', args: {} }),
+        textTurn('done'),
+      ]);
+    const asked = (scope?: 'server') => {
+      const names: string[] = [];
+      const agent = agentWith({
+        contentGenerator: script(),
+        mcpServers: { fault: faultServer() },
+        onApproval: (request) => {
+          names.push(request.toolName);
+          return scope ? { decision: 'allow_always', scope } : 'allow_always';
+        },
+      });
+      return { agent, names };
+    };
+    const tool = asked();
+    const toolRuns = responses(await drain(tool.agent.session().sendStream('go')));
+    expect(toolRuns.map((r) => r.error)).toEqual([undefined, undefined, undefined]);
+    expect(tool.names).toEqual(['mcp_fault_echo', 'mcp_fault_progress']);
+    const server = asked('server');
+    const serverRuns = responses(await drain(server.agent.session().sendStream('go')));
+    expect(serverRuns.map((r) => r.error)).toEqual([undefined, undefined, undefined]);
+    expect(server.names).toEqual(['mcp_fault_echo']);
+  });
+
+  it('BeforeTool and AfterTool hooks get the server as mcp_context, never its env', async () => {
+    const seen: unknown[] = [];
+    const before = hook({ event: 'BeforeTool', name: 'see-before' }, (input) => {
+      seen.push({ event: 'BeforeTool', mcp: input.mcp_context });
+      return {};
+    });
+    const after = hook({ event: 'AfterTool', name: 'see-after' }, (input) => {
+      seen.push({ event: 'AfterTool', mcp: input.mcp_context });
+      return {};
+    });
+    const server = faultServer('default', { trust: true, env: { SECRET_TOKEN: 'hunter2' } });
+    const agent = agentWith({
+      contentGenerator: new ScriptedModel([
+        callTurn({ name: 'mcp_fault_echo', args: { text: 'x' } }),
+        textTurn('ok'),
+      ]),
+      mcpServers: { fault: server },
+      hooks: [before, after],
+    });
+    await drain(agent.session().sendStream('go'));
+    const context = {
+      server_name: 'fault',
+      tool_name: 'echo',
+      command: server.command,
+      args: server.args,
+    };
+    expect(seen).toEqual([
+      { event: 'BeforeTool', mcp: context },
+      { event: 'AfterTool', mcp: context },
+    ]);
+    expect(JSON.stringify(seen)).not.toContain('hunter2');
   });
 
   it('policy rules match mcpName, mcp_<server>_* and annotations', async () => {

@@ -5,6 +5,7 @@ import type { ApprovalOutcome, LoopStart, PausedTurn } from '../../loop/loop-typ
 import {
   normalizeApprovalResponse,
   type ApprovalDecision,
+  type ApprovalScope,
   type ApprovalResponse,
 } from './approval-response.js';
 import {
@@ -43,6 +44,8 @@ export interface PauseResolution {
     request: ApprovalRequest;
     decision: ApprovalDecision;
     message?: string;
+    /** `'server'` when an `allow_always` covers the MCP tool's whole server. */
+    scope?: ApprovalScope;
     /** True when the human gave no decision for the call (it is denied by default). */
     undecided?: true;
   }>;
@@ -174,7 +177,11 @@ export function resolvePause(input: ResolvePauseInput): PauseResolution {
     });
     decided.push({ state: 'allowed', approval });
     const always = resolved?.outcome === 'allow' && resolved.always;
-    verdicts.push({ request: approval.request, decision: always ? 'allow_always' : 'allow' });
+    verdicts.push({
+      request: approval.request,
+      decision: always ? 'allow_always' : 'allow',
+      ...(always && resolved.scope !== undefined ? { scope: resolved.scope } : {}),
+    });
     allowed.push({ callId: approval.callId, outcome: 'allow' });
   }
   const paused: PausedTurn = { outcomes };

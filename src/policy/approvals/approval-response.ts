@@ -7,10 +7,27 @@ export const ApprovalDecision = z.enum(['allow', 'allow_always', 'deny']);
 /** A human's answer (see {@link ApprovalDecision}). */
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
-/** What an approval handler returns: a decision, or a decision with a message for the model (on deny). */
+/**
+ * How far an `allow_always` reaches for an MCP tool: that tool (the default), or every tool of its server for the
+ * rest of the session (gemini-cli's "Allow all server tools for this session").
+ */
+export const ApprovalScope = z.enum(['tool', 'server']);
+/** How far an `allow_always` reaches (see {@link ApprovalScope}). */
+export type ApprovalScope = z.infer<typeof ApprovalScope>;
+
+/**
+ * What an approval handler returns: a decision, or a decision with a message for the model (on deny) and, for
+ * `allow_always` on an MCP tool, a `scope` (`'server'`: allow the server's every tool for the session).
+ */
 export const ApprovalResponse = z.union([
   ApprovalDecision,
-  z.object({ decision: ApprovalDecision, message: z.string().optional() }).strict(),
+  z
+    .object({
+      decision: ApprovalDecision,
+      message: z.string().optional(),
+      scope: ApprovalScope.optional(),
+    })
+    .strict(),
 ]);
 /** What an approval handler returns. */
 export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
@@ -19,6 +36,8 @@ export type ApprovalResponse = z.infer<typeof ApprovalResponse>;
 export interface NormalizedApproval {
   decision: ApprovalDecision;
   message: string | undefined;
+  /** `'server'` when an `allow_always` covers the MCP tool's whole server. */
+  scope: ApprovalScope | undefined;
 }
 
 /**
@@ -40,12 +59,12 @@ export function normalizeApprovalResponse(value: unknown): NormalizedApproval {
   if (!parsed.success) {
     throw new ConfigurationError(
       `onApproval returned ${JSON.stringify(value) ?? String(value)}; return 'allow', 'allow_always', 'deny' ` +
-        'or { decision, message }.',
+        'or { decision, message, scope }.',
     );
   }
   return typeof parsed.data === 'string'
-    ? { decision: parsed.data, message: undefined }
-    : { decision: parsed.data.decision, message: parsed.data.message };
+    ? { decision: parsed.data, message: undefined, scope: undefined }
+    : { decision: parsed.data.decision, message: parsed.data.message, scope: parsed.data.scope };
 }
 
 /** What the model is told when a rule denies a call (gemini-cli's text). */

@@ -4,6 +4,7 @@ import { ConfigurationError } from '../../errors.js';
 import {
   ApprovalResponse,
   normalizeApprovalResponse,
+  type ApprovalScope,
   userDeniedMessage,
 } from './approval-response.js';
 import { argsHash } from '../stable-stringify.js';
@@ -48,7 +49,7 @@ export type ApprovalFailure = 'user' | 'args_changed' | 'expired';
 
 /** The outcome for one pending call. */
 export type ResolvedApproval =
-  | { callId: string; outcome: 'allow'; always: boolean }
+  | { callId: string; outcome: 'allow'; always: boolean; scope?: ApprovalScope }
   | { callId: string; outcome: 'deny'; reason: ApprovalFailure; message: string }
   | { callId: string; outcome: 'pending' };
 
@@ -97,7 +98,7 @@ export function resolvePendingApprovals(
     if (!parsed.success) {
       throw new ConfigurationError(
         `Invalid approval decision ${JSON.stringify(decision)}: pass { callId, decision: 'allow' | ` +
-          "'allow_always' | 'deny' | { decision, message } }.",
+          "'allow_always' | 'deny' | { decision, message, scope } }.",
       );
     }
     byId.set(parsed.data.callId, parsed.data);
@@ -147,7 +148,12 @@ export function resolvePendingApprovals(
         message: userDeniedMessage(answer.message),
       };
     }
-    return { callId: entry.callId, outcome: 'allow', always: answer.decision === 'allow_always' };
+    return {
+      callId: entry.callId,
+      outcome: 'allow',
+      always: answer.decision === 'allow_always',
+      ...(answer.scope === undefined ? {} : { scope: answer.scope }),
+    };
   });
   return { results, unknownIds };
 }
