@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/.peer/', 'coverage/', 'test/dropin/reference/'] },
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'bench/.peer/',
+      'coverage/',
+      'test/dropin/reference/',
+      'vendor/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

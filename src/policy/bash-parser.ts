@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
+import type * as TreeSitter from 'web-tree-sitter';
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import { decodeAnsiC } from './shell-quoting.js';
 import type {
@@ -9,6 +12,7 @@ import type {
   ShellScript,
   ShellWord,
 } from './shell-syntax.js';
+import { VENDORED, vendoredFile } from './vendored-files.js';
 
 /** Longer scripts are not parsed: the policy fails closed on them. */
 export const MAX_SCRIPT_LENGTH = 100_000;
@@ -240,11 +244,15 @@ class ScriptCollector {
 let loading: Promise<ShellParser> | undefined;
 
 async function load(): Promise<ShellParser> {
-  const { Parser, Language } = await import('web-tree-sitter');
+  // The vendored runtime (the same build as the web-tree-sitter devDependency its types come from).
+  const runtime = vendoredFile(VENDORED.treeSitter);
+  const { Parser, Language } = createRequire(import.meta.url)(runtime) as typeof TreeSitter;
   // web-tree-sitter keeps its Wasm module in module state: init must run once per process.
-  await Parser.init();
-  const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
-  const language = await Language.load(wasm);
+  const wasm = vendoredFile(VENDORED.treeSitterWasm);
+  await Parser.init({ locateFile: () => wasm });
+  const language = await Language.load(
+    gunzipSync(readFileSync(vendoredFile(VENDORED.bashGrammar))),
+  );
   const parser = new Parser();
   parser.setLanguage(language);
   return {

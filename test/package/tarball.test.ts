@@ -1,0 +1,259 @@
+/**
+ * The package as a user gets it: `npm pack` of a copy of this checkout (its `prepack` builds dist), installed from
+ * the tarball into an empty `npm init -y` project (CommonJS, as npm makes it) from the npm cache when it can. Then
+ * what a user does first: ESM import, `require()`, `npx tsx` and `tsc` in that CommonJS project, the
+ * `gemini-agent` bin, and `gemini-agent-sdk/testing` without vitest installed. The installed size is measured.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const MAX_INSTALLED_BYTES = 40 * 1024 * 1024;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: readonly string[], cwd: string) {
+  return new Promise<Run>((resolve) => {
+    execFile(
+      command,
+      [...args],
+      {
+        cwd,
+        timeout: 240_000,
+        maxBuffer: 32 * 1024 * 1024,
+        env: cleanEnv(),
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** PATH, HOME and npm's cache only: no credentials, no GEMINI_* from the machine. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'npm_config_cache', 'NPM_CONFIG_CACHE', 'npm_config_registry'];
+  const env: NodeJS.ProcessEnv = { HOME: home, GEMINI_CLI_HOME: home, CI: 'true' };
+  for (const key of keep) if (process.env[key] !== undefined) env[key] = process.env[key];
+  // npm's cache stays the machine's (that is what makes the install work offline).
+  env['npm_config_cache'] ??= join(process.env['HOME'] ?? '', '.npm');
+  return env;
+}
+
+const npm = (args: readonly string[], cwd: string) =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
+const node = (args: readonly string[], cwd: string) => run(process.execPath, args, cwd);
+
+/** The size of every file below `path` (their contents; directory entries not counted). */
+async function contentBytes(path: string): Promise<number> {
+  const info = await stat(path);
+  if (!info.isDirectory()) return info.size;
+  let total = 0;
+  for (const entry of await readdir(path)) total += await contentBytes(join(path, entry));
+  return total;
+}
+
+let base: string;
+let home: string;
+let app: string;
+let tarball: string;
+let packed: string[];
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'gemini-agent-tarball-'));
+  home = join(base, 'home');
+  await mkdir(home);
+  // A copy of the checkout (tracked and untracked-but-not-ignored files), so building dist never touches the
+  // dist/ other tests use; its node_modules is this checkout's.
+  const repo = join(base, 'repo');
+  const files = await run(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    ROOT,
+  );
+  expect(files.code).toBe(0);
+  for (const file of files.stdout.split('\0').filter((f) => f !== '')) {
+    await cp(join(ROOT, file), join(repo, file), { recursive: true }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    });
+  }
+  await symlink(join(ROOT, 'node_modules'), join(repo, 'node_modules'), 'dir');
+  const pack = await npm(['pack', '--json', '--pack-destination', base], repo);
+  expect(pack.stderr).not.toMatch(/error/i);
+  expect(pack.code).toBe(0);
+  const [info] = JSON.parse(pack.stdout) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  tarball = join(base, info?.filename ?? '');
+  packed = (info?.files ?? []).map((f) => f.path);
+
+  app = join(base, 'app');
+  await mkdir(app);
+  expect((await npm(['init', '-y'], app)).code).toBe(0);
+  const install = await npm(['install', '--prefer-offline', tarball], app);
+  expect(install.stderr).toBe('');
+  expect(install.code).toBe(0);
+}, 600_000);
+
+afterAll(async () => {
+  if (base !== undefined) await rm(base, { recursive: true, force: true });
+});
+
+/** A tool call answered by a ScriptedModel, then a shell command parsed by the vendored bash grammar. */
+const SCRIPT = (load: string) => `${load}
+const add = tool(
+  { name: 'add', description: 'Adds', inputSchema: z.object({ a: z.number(), b: z.number() }) },
+  ({ a, b }) => a + b,
+);
+const model = new ScriptedModel([callTurn({ name: 'add', args: { a: 2, b: 3 } }), textTurn('five')]);
+const agent = new GeminiCliAgent({ contentGenerator: model, builtinTools: false, persist: false, tools: [add] });
+let text = '';
+let output;
+for await (const event of agent.sendStream('add')) {
+  if (event.type === 'content') text += event.value;
+  if (event.type === 'tool_call_response') output = event.value.responseParts[0]?.functionResponse?.response?.['output'];
+}
+const engine = await createPolicyEngine({});
+const why = await engine.explain({ name: 'run_shell_command', args: { command: 'ls && rm -rf x' } }, { mode: 'default' });
+console.log(JSON.stringify({ text, output, steps: why.steps.map((s) => s.command) }));
+`;
+const EXPECTED = { text: 'five', output: '5', steps: ['ls', 'rm -rf x'] };
+
+describe('the packed tarball, installed into an empty CommonJS project', () => {
+  it('ships dist, the vendored grammar and runtime, and the licences — no sources, maps or tests', () => {
+    expect(packed).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/testing/index.js',
+        'dist/testing/vitest.js',
+        'dist/postgres/index.js',
+        'dist/cli/main.js',
+        'vendor/tree-sitter-bash/tree-sitter-bash.wasm.gz',
+        'vendor/tree-sitter-bash/LICENSE',
+        'vendor/web-tree-sitter/web-tree-sitter.cjs',
+        'vendor/web-tree-sitter/web-tree-sitter.wasm',
+        'vendor/web-tree-sitter/LICENSE',
+      ]),
+    );
+    expect(packed.filter((p) => /^src\/|\.map$|\.test\.|^test\//.test(p))).toEqual([]);
+  });
+
+  it(`installs in at most ${MAX_INSTALLED_BYTES / 1024 / 1024} MiB, without tree-sitter packages or vitest`, async () => {
+    const modules = join(app, 'node_modules');
+    const size = await contentBytes(modules);
+    expect(size, `installed: ${(size / 1024 / 1024).toFixed(1)} MiB`).toBeLessThanOrEqual(
+      MAX_INSTALLED_BYTES,
+    );
+    const installed = await readdir(modules);
+    expect(installed).not.toContain('tree-sitter-bash');
+    expect(installed).not.toContain('web-tree-sitter');
+    expect(installed).not.toContain('vitest');
+  });
+
+  it('ESM: import the package and its testing kit', async () => {
+    await writeFile(
+      join(app, 'esm.mjs'),
+      SCRIPT(`import { GeminiCliAgent, tool, z, createPolicyEngine } from 'gemini-agent-sdk';
+import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';`),
+    );
+    const result = await node(['esm.mjs'], app);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(EXPECTED);
+  });
+
+  it('CommonJS: require() the package and its testing kit (no vitest needed)', async () => {
+    await writeFile(
+      join(app, 'cjs.cjs'),
+      `(async () => {${SCRIPT(`const { GeminiCliAgent, tool, z, createPolicyEngine } = require('gemini-agent-sdk');
+const { ScriptedModel, callTurn, textTurn } = require('gemini-agent-sdk/testing');`)}})().catch((e) => { console.error(e); process.exit(1); });`,
+    );
+    const result = await node(['cjs.cjs'], app);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(EXPECTED);
+    const vitest = await node(['-e', "require.resolve('vitest')"], app);
+    expect(vitest.code).not.toBe(0);
+  });
+
+  it('TypeScript in the CommonJS project: npx tsx runs it and tsc type-checks it', async () => {
+    await writeFile(
+      join(app, 'main.ts'),
+      `import { GeminiCliAgent, tool, z, createPolicyEngine, type ServerGeminiStreamEvent } from 'gemini-agent-sdk';
+import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';
+const seen: ServerGeminiStreamEvent['type'][] = [];
+// Real types, not any: these must be errors (checked by tsc, never run).
+export function typeChecks(): void {
+  // @ts-expect-error a prompt is a string or Part[]
+  void new GeminiCliAgent({}).sendStream(42);
+  // @ts-expect-error unknown option
+  void new GeminiCliAgent({ instructionz: 'x' });
+}
+async function main(): Promise<void> {
+${SCRIPT('').replace("if (event.type === 'content')", "seen.push(event.type);\n  if (event.type === 'content')")}
+}
+main().catch((e: unknown) => { console.error(e); process.exit(1); });
+`,
+    );
+    await writeFile(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'nodenext',
+          target: 'es2022',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
+        files: ['main.ts'],
+      }),
+    );
+    const tsx = await node([TSX, 'main.ts'], app);
+    expect(tsx.stderr).toBe('');
+    expect(JSON.parse(tsx.stdout)).toEqual(EXPECTED);
+    const tsc = await node([TSC, '-p', 'tsconfig.json'], app);
+    expect(tsc.stdout).toBe('');
+    expect(tsc.code).toBe(0);
+  }, 180_000);
+
+  it('the gemini-agent bin runs', async () => {
+    const bin = join(app, 'node_modules', '.bin', 'gemini-agent');
+    const version = await run(bin, ['--version'], app);
+    expect(version.stdout.trim()).toBe('0.1.0');
+    const replay = join(app, 'hello.jsonl');
+    await writeFile(
+      replay,
+      `${JSON.stringify({
+        method: 'generateContentStream',
+        response: [
+          {
+            candidates: [
+              { content: { role: 'model', parts: [{ text: 'Hello!' }] }, finishReason: 'STOP' },
+            ],
+          },
+        ],
+      })}\n`,
+    );
+    const answer = await run(
+      bin,
+      ['-p', 'Say hello', '--fake-responses', replay, '-o', 'json'],
+      app,
+    );
+    expect(answer.code).toBe(0);
+    expect(JSON.parse(answer.stdout)).toMatchObject({ response: 'Hello!' });
+  });
+});
