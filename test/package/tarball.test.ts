@@ -90,7 +90,9 @@ beforeAll(async () => {
     ROOT,
   );
   expect(files.code).toBe(0);
-  for (const file of files.stdout.split('\0').filter((f) => f !== '')) {
+  // node_modules is linked below (a symlinked one, as in a git worktree, is not matched by `node_modules/`).
+  const listed = files.stdout.split('\0').filter((f) => f !== '' && f !== 'node_modules');
+  for (const file of listed) {
     await cp(join(ROOT, file), join(repo, file), { recursive: true }).catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     });
@@ -146,7 +148,7 @@ describe('the packed tarball, installed into an empty CommonJS project', () => {
         'dist/index.js',
         'dist/index.d.ts',
         'dist/testing/index.js',
-        'dist/testing/vitest.js',
+        'dist/testing/vitest/index.js',
         'dist/postgres/index.js',
         'dist/cli/main.js',
         'vendor/tree-sitter-bash/tree-sitter-bash.wasm.gz',
@@ -180,7 +182,8 @@ describe('the packed tarball, installed into an empty CommonJS project', () => {
   it('ESM: import the package and its testing kit', async () => {
     await writeFile(
       join(app, 'esm.mjs'),
-      SCRIPT(`import { GeminiCliAgent, tool, z, createPolicyEngine } from 'gemini-agent-sdk';
+      SCRIPT(`import { GeminiCliAgent, tool, z } from 'gemini-agent-sdk';
+import { createPolicyEngine } from 'gemini-agent-sdk/policy';
 import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';`),
     );
     const result = await node(['esm.mjs'], app);
@@ -191,7 +194,8 @@ import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';`),
   it('CommonJS: require() the package and its testing kit (no vitest needed)', async () => {
     await writeFile(
       join(app, 'cjs.cjs'),
-      `(async () => {${SCRIPT(`const { GeminiCliAgent, tool, z, createPolicyEngine } = require('gemini-agent-sdk');
+      `(async () => {${SCRIPT(`const { GeminiCliAgent, tool, z } = require('gemini-agent-sdk');
+const { createPolicyEngine } = require('gemini-agent-sdk/policy');
 const { ScriptedModel, callTurn, textTurn } = require('gemini-agent-sdk/testing');`)}})().catch((e) => { console.error(e); process.exit(1); });`,
     );
     const result = await node(['cjs.cjs'], app);
@@ -204,7 +208,8 @@ const { ScriptedModel, callTurn, textTurn } = require('gemini-agent-sdk/testing'
   it('TypeScript in the CommonJS project: npx tsx runs it and tsc type-checks it', async () => {
     await writeFile(
       join(app, 'main.ts'),
-      `import { GeminiCliAgent, tool, z, createPolicyEngine, type ServerGeminiStreamEvent } from 'gemini-agent-sdk';
+      `import { GeminiCliAgent, tool, z, type ServerGeminiStreamEvent } from 'gemini-agent-sdk';
+import { createPolicyEngine } from 'gemini-agent-sdk/policy';
 import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';
 const seen: ServerGeminiStreamEvent['type'][] = [];
 // Real types, not any: these must be errors (checked by tsc, never run).
