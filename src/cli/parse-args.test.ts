@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliUsageError } from './cli-errors.js';
-import { parseCliArgs } from './parse-args.js';
+import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
 
 function usageError(argv: string[]): CliUsageError {
   try {
@@ -186,5 +186,23 @@ describe('gemini-cli 0.61 policy and trust flags', () => {
     const pasted = usageError(['--base-url', 'http://h/v1', '--api-key-env', 'sk-proj-s3cr3t']);
     expect(pasted.message).toContain('not the key itself');
     expect(pasted.message).not.toContain('s3cr3t');
+  });
+});
+
+describe('requestedOutputFormat (read before strict parsing, for error reports)', () => {
+  it.each([
+    [['-o', 'json', '--bogus'], 'json'],
+    [['--bogus', '--output-format', 'stream-json'], 'stream-json'],
+    [['--output-format=json'], 'json'],
+    [['-ojson'], 'json'],
+    [['-o=stream-json'], 'stream-json'],
+    [['-o', 'xml'], 'text'],
+    [['-o', 'json', '-o', 'xml'], 'json'],
+    [['-p', '-o', 'json'], 'text'],
+    [['-p', 'x', '--', '-o', 'json'], 'text'],
+    [['-o'], 'text'],
+    [[], 'text'],
+  ])('%j → %s', (argv, format) => {
+    expect(requestedOutputFormat(argv)).toBe(format);
   });
 });

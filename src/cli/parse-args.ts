@@ -42,6 +42,34 @@ const SESSION_ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const HELP_HINT = 'Run `gemini-agent --help` for usage.';
 
 /**
+ * The output format `argv` asks for, read leniently so that an error in any other flag can still be reported in
+ * that format: the last valid `-o`/`--output-format` value, `text` when there is none (or only a bad one). A
+ * value of another string flag (`-p "-o json"`) is skipped, and nothing after `--` counts.
+ */
+export function requestedOutputFormat(argv: readonly string[]): OutputFormat {
+  const takesValue = new Set<string>();
+  for (const [name, spec] of Object.entries(OPTIONS)) {
+    if (spec.type !== 'string') continue;
+    takesValue.add(`--${name}`);
+    if ('short' in spec) takesValue.add(`-${spec.short}`);
+  }
+  const valid = (v: string | undefined): v is OutputFormat =>
+    (OUTPUT_FORMATS as readonly string[]).includes(v ?? '');
+  let format: OutputFormat = 'text';
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    let value: string | undefined;
+    if (arg === '-o' || arg === '--output-format') value = argv[++i];
+    else if (arg.startsWith('--output-format=')) value = arg.slice('--output-format='.length);
+    else if (/^-o[^-]/.test(arg)) value = arg.slice(2).replace(/^=/, '');
+    else if (takesValue.has(arg)) i++;
+    if (valid(value)) format = value;
+  }
+  return format;
+}
+
+/**
  * Parses `argv` (without the node and script entries) strictly. Any unknown flag, missing value, bad value or
  * conflicting pair throws a {@link CliUsageError} (exit code 42) whose message says what to do.
  */

@@ -5,7 +5,9 @@ import { agentOptionsFrom } from './agent-options.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { HELP_TEXT } from './help-text.js';
 import { errorInfo } from './output/output-writer.js';
-import { parseCliArgs } from './parse-args.js';
+import { RunStatsCollector } from './output/run-stats.js';
+import { StreamJsonWriter } from './output/stream-json-writer.js';
+import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
 import { mcpCommand } from './mcp-command.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
@@ -25,7 +27,8 @@ import { packageVersion } from './version.js';
 export async function runCli(rawIo: CliIo): Promise<ExitCode> {
   // Model text, tool output and session titles must never drive the user's terminal.
   const io = terminalSafeIo(rawIo);
-  let format: OutputFormat = 'text';
+  // Known before parsing, so that a bad flag is reported in the format asked for.
+  let format: OutputFormat = requestedOutputFormat(io.argv);
   try {
     if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'mcp') return await mcpCommand(io, io.argv.slice(1));
@@ -70,15 +73,17 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
 }
 
 /**
- * An error before any output started: plain text on stderr, or for the JSON formats gemini-cli's
- * `{"error": {type, message, code}}` on stderr (stdout stays empty, so a JSON consumer sees no partial data).
+ * An error before any output started (a bad flag, a replay file that cannot be read, an unknown session): plain
+ * text on stderr; in the JSON formats also a JSON error on stdout, so a consumer parsing stdout always gets an
+ * answer — `{"error": {type, message, code}}` for `json`, a `result` line with `status: "error"` (gemini-cli's
+ * stream-json error shape) for `stream-json`.
  */
 function reportFatal(io: CliIo, format: OutputFormat, error: unknown, code: ExitCode): void {
   const info = errorInfo(error, code);
-  if (format === 'text') {
-    io.stderr(`Error: ${info.message}\n`);
-    return;
+  io.stderr(`Error: ${info.message}\n`);
+  if (format === 'json') io.stdout(`${JSON.stringify({ error: info }, null, 2)}\n`);
+  if (format === 'stream-json') {
+    const stats = new RunStatsCollector('').snapshot();
+    new StreamJsonWriter(io.stdout).finish({ status: 'error', error: info, stats });
   }
-  const body = { error: info };
-  io.stderr(`${format === 'json' ? JSON.stringify(body, null, 2) : JSON.stringify(body)}\n`);
 }

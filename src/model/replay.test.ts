@@ -110,12 +110,57 @@ describe('strict replay', () => {
     expect(err).toBeInstanceOf(ReplayError);
     const e = err as ReplayError;
     expect(e.code).toBe('REPLAY_EXHAUSTED');
-    expect(
-      e.message.startsWith('No more mock responses for generateContentStream, got request:\n{'),
-    ).toBe(true);
-    expect(e.message).toContain('"contents":"hi"');
+    expect(e.message).toMatch(
+      /^No more mock responses for generateContentStream, got request 2 \(model "gemini-2\.5-pro", 1 content, the last \(user\): "hi"\)\./,
+    );
     expect(e.message).toContain(file);
     expect(e.file).toBe(file);
+  });
+
+  it('names the request it could not answer without dumping its tool declarations', async () => {
+    const file = await writeLines('short.jsonl', []);
+    const gen = await createReplayGenerator(file);
+    const declarations = Array.from({ length: 40 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: 'd'.repeat(500),
+      parameters: { type: 'object', properties: {} },
+    }));
+    const big: GenerateContentParameters = {
+      model: 'gemini-2.5-flash',
+      contents: [
+        { role: 'user', parts: [{ text: `list the files\n${'and more '.repeat(100)}` }] },
+        { role: 'model', parts: [{ functionCall: { name: 'list_directory', args: {} } }] },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: { name: 'list_directory', response: { output: 'x'.repeat(9000) } },
+            },
+            { inlineData: { mimeType: 'image/png', data: 'AAAA' } },
+          ],
+        },
+      ],
+      config: {
+        systemInstruction: 's'.repeat(12_345),
+        tools: [{ functionDeclarations: declarations }],
+      },
+    };
+    const err = (await caught(() => gen.generateContentStream(big))) as ReplayError;
+    expect(err.code).toBe('REPLAY_EXHAUSTED');
+    expect(err.message).toContain(
+      'got request 1 (model "gemini-2.5-flash", 3 contents, the last (user): functionResponse list_directory, ' +
+        'inlineData image/png; not shown: 40 tool declarations, a 12,345-character system instruction).',
+    );
+    expect(err.message.length).toBeLessThan(800);
+    const text = (await caught(() =>
+      gen.generateContent({
+        model: 'm',
+        contents: [{ role: 'user', parts: [{ text: 'y'.repeat(5000) }] }],
+      }),
+    )) as ReplayError;
+    expect(text.message).toContain(
+      `got request 2 (model "m", 1 content, the last (user): "${'y'.repeat(160)}…")`,
+    );
   });
 
   it('a method mismatch consumes the line and names file and line', async () => {

@@ -10,7 +10,7 @@ import { ReplayError } from '../errors.js';
 import { throwIfAborted } from '../core/abort.js';
 import type { ContentGenerator, ContentGeneratorMethod } from './content-generator.js';
 import { loadReplayFile, type FakeResponse, type ReplayLine } from './replay-file.js';
-import { safeJsonStringify } from './safe-json.js';
+import { summarizeRequest } from './request-summary.js';
 
 /** Options for {@link ReplayContentGenerator} and {@link createReplayGenerator}. */
 export interface ReplayOptions {
@@ -36,7 +36,8 @@ type ResponseOf<M extends ContentGeneratorMethod> = Extract<
  * it replays from line 1 — the reference SDK does the same, resumed sessions included.
  *
  * Errors (all {@link ReplayError} naming the file and line): `REPLAY_EXHAUSTED`
- * (`No more mock responses for <method>, got request:\n<request JSON>`) and `REPLAY_MISMATCH`
+ * (`No more mock responses for <method>, got request <n>: <summary>`, the summary from {@link summarizeRequest}:
+ * gemini-cli's words, without its dump of the whole request and its tool declarations) and `REPLAY_MISMATCH`
  * (`Unexpected response type, next response was for <lineMethod> but expected <method>`); the gemini-cli
  * wording comes first, the file and line follow.
  */
@@ -48,6 +49,7 @@ export class ReplayContentGenerator implements ContentGenerator {
   private readonly lines: ReplayLine[];
   private readonly total: number;
   private cursor = 0;
+  private requests = 0;
 
   constructor(lines: readonly ReplayLine[], file: string, options: ReplayOptions = {}) {
     this.lines = lines.map((l) => ({ line: l.line, entry: structuredClone(l.entry) }));
@@ -100,6 +102,7 @@ export class ReplayContentGenerator implements ContentGenerator {
   }
 
   private take<M extends ContentGeneratorMethod>(method: M, request: unknown): ResponseOf<M> {
+    this.requests++;
     const found = this.strict ? this.takeStrict(method, request) : this.takeLoose(method, request);
     return structuredClone(found.entry.response) as ResponseOf<M>;
   }
@@ -131,7 +134,7 @@ export class ReplayContentGenerator implements ContentGenerator {
       ? `all ${this.total} line(s) of replay file ${this.file} are consumed`
       : `replay file ${this.file} has no remaining ${method} line (non-strict replay)`;
     return new ReplayError(
-      `No more mock responses for ${method}, got request:\n${safeJsonStringify(stripSignal(request))}\n` +
+      `No more mock responses for ${method}, got request ${this.requests} (${summarizeRequest(request)}).\n` +
         `(${where}. Each session replays from line 1: add lines for the extra calls, or re-record with ` +
         `recordResponses.)`,
       { file: this.file, code: 'REPLAY_EXHAUSTED' },
@@ -150,12 +153,4 @@ export async function createReplayGenerator(
 ): Promise<ReplayContentGenerator> {
   const { file, lines } = await loadReplayFile(path);
   return new ReplayContentGenerator(lines, file, options);
-}
-
-function stripSignal(request: unknown): unknown {
-  if (typeof request !== 'object' || request === null) return request;
-  const r = request as { config?: Record<string, unknown> };
-  if (!r.config || !('abortSignal' in r.config)) return request;
-  const { abortSignal: _ignored, ...config } = r.config;
-  return { ...r, config };
 }

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GenerateContentResponse } from '@google/genai';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -78,6 +79,69 @@ describe('gemini-agent exit codes', () => {
     const none = await runCli([], { cwd: project.cwd, env: cleanEnv(project) });
     expect(none.code).toBe(42);
     expect(none.stderr).toContain('-p');
+  });
+
+  it('42 in -o json and -o stream-json: the bad flag is a JSON error on stdout', async () => {
+    const opts = { cwd: project.cwd, env: cleanEnv(project) };
+    const json = await runCli(['-o', 'json', '-p', 'x', '--no-such-flag'], opts);
+    expect(json.code).toBe(42);
+    expect(JSON.parse(json.stdout)).toEqual({
+      error: {
+        type: 'CliUsageError',
+        message: expect.stringContaining("'--no-such-flag'"),
+        code: 42,
+      },
+    });
+    const stream = await runCli(
+      ['--max-turns', 'zero', '--output-format=stream-json', '-p', 'x'],
+      opts,
+    );
+    expect(stream.code).toBe(42);
+    const lines = parseStreamJson(stream.stdout);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      type: 'result',
+      status: 'error',
+      error: { type: 'CliUsageError', message: expect.stringContaining('--max-turns') },
+      stats: { total_tokens: 0, tool_calls: 0 },
+    });
+  });
+
+  it('52 in -o json: a replay that ran out names the request, without its tool declarations', async () => {
+    const replay = join(project.cwd, 'short.jsonl');
+    const call = { functionCall: { name: 'list_directory', args: { dir_path: '.' } } };
+    await writeFile(
+      replay,
+      `${JSON.stringify({
+        method: 'generateContentStream',
+        response: [
+          { candidates: [{ content: { role: 'model', parts: [call] }, finishReason: 'STOP' }] },
+        ],
+      })}\n`,
+    );
+    const opts = { cwd: project.cwd, env: cleanEnv(project) };
+    const json = await runCli(
+      ['-p', 'List the files.', '--fake-responses', replay, '-o', 'json'],
+      opts,
+    );
+    expect(json.code).toBe(52);
+    const { error } = JSON.parse(json.stdout) as { error: { type: string; message: string } };
+    expect(error.type).toBe('ReplayError');
+    expect(error.message).toMatch(
+      /^No more mock responses for generateContentStream, got request 2 \(model "[^"]+", 3 contents, the last \(user\): functionResponse list_directory; not shown: \d+ tool declarations?, a [\d,]+-character system instruction\)/,
+    );
+    expect(error.message).toContain(replay);
+    expect(error.message.length).toBeLessThan(1000);
+    const stream = await runCli(
+      ['-p', 'List the files.', '--fake-responses', replay, '-o', 'stream-json'],
+      opts,
+    );
+    expect(stream.code).toBe(52);
+    expect(parseStreamJson(stream.stdout).at(-1)).toMatchObject({
+      type: 'result',
+      status: 'error',
+      error: { type: 'ReplayError', message: error.message },
+    });
   });
 
   it('52: a replay file that does not exist', async () => {
