@@ -1,8 +1,10 @@
 import type { FinishReason, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
 
 /**
- * Event type strings, identical to gemini-cli's `GeminiEventType` so code written for the reference SDK keeps
- * working. Additions (`tool_call_response` is emitted here, `approval_required`) use the same grammar.
+ * Event type strings: every `GeminiEventType` of gemini-cli 0.61, with the same names and values, so code written
+ * for the reference SDK keeps working. Additions (`approval_required`, `warning`, `tool_progress`,
+ * `hook_system_message`) use the same
+ * grammar, and `tool_call_response`, only declared by gemini-cli's core, is emitted here.
  */
 export const GeminiEventType = {
   Content: 'content',
@@ -22,6 +24,7 @@ export const GeminiEventType = {
   Warning: 'warning',
   InvalidStream: 'invalid_stream',
   ModelInfo: 'model_info',
+  ContextWindowWillOverflow: 'context_window_will_overflow',
   ToolProgress: 'tool_progress',
   AgentExecutionStopped: 'agent_execution_stopped',
   AgentExecutionBlocked: 'agent_execution_blocked',
@@ -54,6 +57,8 @@ export interface ToolCallRequestInfo {
    * model made.
    */
   originalRequestName?: string;
+  /** The model response's `responseId`, when it had one. */
+  traceId?: string;
 }
 
 /** Value of `tool_call_response`: the result of one call, exactly as sent back to the model. */
@@ -64,8 +69,18 @@ export interface ToolCallResponseInfo {
   responseParts: Part[];
   /** Human-readable result (for UIs and the CLI's `tool_result`). */
   resultDisplay?: string;
-  /** Present when the call failed, was denied or was cancelled. */
+  /**
+   * Present when the call failed, was denied or was cancelled: the message sent to the model as
+   * `response.error`, and its type. A plain object (not gemini-cli's `Error` instance), so the response stores
+   * and serialises as it is; `error.message` reads the same.
+   */
   error?: { message: string; type?: string };
+  /**
+   * gemini-cli's `errorType` (its `ToolErrorType` strings: `tool_not_registered`, `invalid_tool_params`,
+   * `policy_violation`, `execution_failed`, `unhandled_exception`, `file_not_found`, …, plus our `cancelled`,
+   * `interrupted`, `timeout` and `loop_detected`): the same as `error.type`.
+   */
+  errorType?: string;
   /** Wall time the call took, in milliseconds. */
   durationMs?: number;
 }
@@ -155,8 +170,20 @@ export interface WarningInfo {
 
 /** Value of `invalid_stream`. */
 export interface InvalidStreamInfo {
+  /** gemini-cli's `InvalidStreamError` type (`NO_FINISH_REASON`, `SAFETY_BLOCKED`, …) or `PROMPT_BLOCKED`. */
   type: string;
   message: string;
+}
+
+/**
+ * Value of `context_window_will_overflow`: the new message would not fit in the model's context window (its token
+ * limit minus the prompt tokens of the last model call), so no model call was made and nothing was stored.
+ */
+export interface ContextWindowOverflowInfo {
+  /** gemini-cli's estimate of the new message's tokens. */
+  estimatedRequestTokenCount: number;
+  /** The model's token limit minus the last request's prompt tokens. */
+  remainingTokenCount: number;
 }
 
 /** Value of `chat_compressed`. */
@@ -200,8 +227,8 @@ export interface HookSystemMessageInfo {
 
 /** Every event `sendStream` yields, as one discriminated union on `type`. */
 export type ServerGeminiStreamEvent =
-  | { type: 'content'; value: string }
-  | { type: 'thought'; value: ThoughtSummary }
+  | { type: 'content'; value: string; traceId?: string }
+  | { type: 'thought'; value: ThoughtSummary; traceId?: string }
   | { type: 'tool_call_request'; value: ToolCallRequestInfo }
   | { type: 'tool_call_response'; value: ToolCallResponseInfo }
   | {
@@ -220,6 +247,7 @@ export type ServerGeminiStreamEvent =
   | { type: 'warning'; value: WarningInfo }
   | { type: 'invalid_stream'; value: InvalidStreamInfo }
   | { type: 'model_info'; value: string }
+  | { type: 'context_window_will_overflow'; value: ContextWindowOverflowInfo }
   | { type: 'tool_progress'; value: ToolProgressInfo }
   | { type: 'agent_execution_stopped'; value: AgentExecutionInfo }
   | { type: 'agent_execution_blocked'; value: AgentExecutionInfo }

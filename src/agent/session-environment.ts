@@ -83,7 +83,11 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     limits: services.limits,
     streamRetry: services.streamRetry,
     logger: services.logger,
-    onUsage: (usage) => addUsage(parts.usage, usage),
+    onUsage: (usage) => {
+      addUsage(parts.usage, usage);
+      if (usage?.promptTokenCount !== undefined) state.lastPromptTokens = usage.promptTokenCount;
+    },
+    lastPromptTokens: () => state.lastPromptTokens,
     takeModelInfo: () => parts.model.takeAnnouncement(),
     pump: parts.pump,
   };

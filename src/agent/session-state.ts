@@ -32,6 +32,8 @@ export interface SessionState {
   disposes: FeatureDispose[];
   /** The session's context files and `<session_context>`. */
   preamble: SessionPreamble;
+  /** The last model call's `promptTokenCount` (for the context window check); unset before the first. */
+  lastPromptTokens?: number;
 }
 
 /** What {@link createSessionState} needs from the session. */

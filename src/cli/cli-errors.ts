@@ -18,3 +18,18 @@ export class TurnLimitError extends LimitExceededError {
     );
   }
 }
+
+/**
+ * The prompt does not fit in what the model's context window has left (`context_window_will_overflow`): nothing
+ * was sent or stored. Exit code 1.
+ */
+export class ContextWindowError extends LimitExceededError {
+  constructor(estimated: number, remaining: number, sessionId: string) {
+    super(
+      `The prompt (about ${estimated} tokens) does not fit in what the model's context window has left ` +
+        `(${remaining} tokens); it was not sent. Shorten it, or start a new session (session ${sessionId} is ` +
+        'unchanged).',
+      { code: 'CONTEXT_WINDOW_OVERFLOW' },
+    );
+  }
+}

@@ -1,5 +1,5 @@
 import type { CliIo } from './cli-io.js';
-import { CliUsageError, TurnLimitError } from './cli-errors.js';
+import { CliUsageError, ContextWindowError, TurnLimitError } from './cli-errors.js';
 import type { CliOptions } from './cli-options.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { createWriter } from './output/create-writer.js';
@@ -53,6 +53,7 @@ export async function runPrompt(
   let exitCode: ExitCode;
   try {
     let turnLimitReached = false;
+    let overflow: { estimatedRequestTokenCount: number; remainingTokenCount: number } | undefined;
     // Whether the model call being streamed has printed text (a mid-stream retry replaces it).
     let attemptPrinted = false;
     for await (const event of session.sendStream(prompt, controller.signal)) {
@@ -66,9 +67,14 @@ export async function runPrompt(
       if (event.type === 'retry' || event.type === 'tool_call_response') attemptPrinted = false;
       writer.event(event);
       if (event.type === 'max_session_turns') turnLimitReached = true;
+      if (event.type === 'context_window_will_overflow') overflow = event.value;
     }
     if (controller.signal.aborted) throw cancelled(session.id);
     if (turnLimitReached) throw new TurnLimitError(options.maxTurns, session.id);
+    if (overflow !== undefined) {
+      const { estimatedRequestTokenCount: estimated, remainingTokenCount: remaining } = overflow;
+      throw new ContextWindowError(estimated, remaining, session.id);
+    }
     exitCode = ExitCode.Success;
     outcome = { status: 'success', stats: stats.snapshot() };
   } catch (thrown) {

@@ -8,6 +8,7 @@ import type { LoopEnvironment, LoopOutcome, LoopStart, PausedTurn } from './loop
 import { InvalidStreamError } from '../errors.js';
 import { callModel, errorEventValue } from './model-call.js';
 import { commitInterrupted, endsWithToolResults } from './interrupted-turn.js';
+import { contextOverflow } from './context-window.js';
 import { buildRequestContents, withContextParts } from './request-contents.js';
 import { abandonedResponses, commitToolResults, resolvePausedTurn } from './tool-turn.js';
 
@@ -32,6 +33,17 @@ export async function* runAgentLoop(
   let paused = false;
   try {
     if (start.kind === 'prompt') {
+      // gemini-cli's check: a prompt that cannot fit is neither sent nor stored.
+      const overflow = contextOverflow(
+        env.modelName,
+        start.parts,
+        env.lastPromptTokens(),
+        env.history.view(),
+      );
+      if (overflow !== undefined) {
+        yield { type: 'context_window_will_overflow', value: overflow };
+        return { kind: 'context_overflow' };
+      }
       if (start.abandoned)
         yield* commitToolResults(env, abandonedResponses(start.abandoned), undefined);
       yield* closeOpenCalls(env);
@@ -156,7 +168,7 @@ export async function* runAgentLoop(
         if (o.kind === 'done') return o.response;
         const req = o.paused.input.request;
         return result.cancelled
-          ? cancelledResponse(req)
+          ? cancelledResponse(req, 'queued')
           : errorResponse(req, 'Not run: another call of this turn failed.', 'cancelled');
       });
       yield* commitToolResults(env, responses, result.fatal);
@@ -185,13 +197,16 @@ async function* closeOpenCalls(
   const open = env.history.unansweredCalls();
   if (open.length === 0) return;
   const responses = open.map((call: FunctionCall) =>
-    cancelledResponse({
-      callId: call.id ?? '',
-      name: call.name ?? '',
-      args: (call.args as Record<string, unknown> | undefined) ?? {},
-      isClientInitiated: false,
-      prompt_id: env.sessionId,
-    }),
+    cancelledResponse(
+      {
+        callId: call.id ?? '',
+        name: call.name ?? '',
+        args: (call.args as Record<string, unknown> | undefined) ?? {},
+        isClientInitiated: false,
+        prompt_id: env.sessionId,
+      },
+      'queued',
+    ),
   );
   yield* commitToolResults(env, responses, undefined);
 }

@@ -91,6 +91,8 @@ export interface LoopEnvironment {
   logger: Logger;
   /** Receives each model call's usage metadata. */
   onUsage(usage: GenerateContentResponseUsageMetadata | undefined): void;
+  /** The last model call's `promptTokenCount` in this session, undefined before the first (or without usage). */
+  lastPromptTokens(): number | undefined;
   /** Returns the model id once per session (for `model_info`), then undefined. */
   takeModelInfo(): string | undefined;
   /** Where work running during the loop (retries, gates, tools) emits events. */
@@ -117,5 +119,8 @@ export type LoopStart =
 
 /** How a loop run ended (when it did not throw). */
 export type LoopOutcome =
-  | { kind: 'completed' | 'cancelled' | 'max_turns' | 'loop_detected' | 'stopped' }
+  | {
+      kind:
+        'completed' | 'cancelled' | 'max_turns' | 'loop_detected' | 'stopped' | 'context_overflow';
+    }
   | { kind: 'paused'; paused: PausedTurn };

@@ -35,12 +35,14 @@ export class ModelTurnCollector {
     const candidate = chunk.candidates?.[0];
     const parts: Part[] = candidate?.content?.parts ?? [];
     if (chunk.usageMetadata) this.lastUsage = chunk.usageMetadata;
+    // gemini-cli's traceId: the response's id, on content, thought and tool_call_request.
+    const trace = typeof chunk.responseId === 'string' ? { traceId: chunk.responseId } : {};
     const texts: string[] = [];
     const calls: ToolCallInput[] = [];
     for (const part of parts) {
       if (part.thought === true) {
         if (typeof part.text === 'string' && part.text !== '') {
-          events.push({ type: 'thought', value: parseThought(part.text) });
+          events.push({ type: 'thought', value: parseThought(part.text), ...trace });
         }
         this.parts.push(part);
       } else if (part.functionCall) {
@@ -49,6 +51,7 @@ export class ModelTurnCollector {
           this.ids,
           this.promptId,
         );
+        if (trace.traceId !== undefined) input.request.traceId = trace.traceId;
         calls.push(input);
         this.parts.push({ ...part, functionCall: historyCall });
       } else {
@@ -57,7 +60,7 @@ export class ModelTurnCollector {
       }
     }
     const text = texts.join('');
-    if (text !== '') events.push({ type: 'content', value: text });
+    if (text !== '') events.push({ type: 'content', value: text, ...trace });
     for (const input of calls) {
       this.inputs.push(input);
       events.push({ type: 'tool_call_request', value: input.request });

@@ -44,3 +44,10 @@ export function resolveModelId(value: unknown, what: string): string {
   }
   return resolveModel(value);
 }
+
+/** Context window of a model in tokens: gemini-cli's `tokenLimit` (Gemma 4: 256,000; every Gemini model: 1M). */
+export function tokenLimit(model: string): number {
+  return GEMMA_4_MODELS.has(model) ? 256_000 : 1_048_576;
+}
+
+const GEMMA_4_MODELS = new Set(['gemma-4-31b-it', 'gemma-4-26b-a4b-it']);

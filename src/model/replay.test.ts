@@ -123,7 +123,7 @@ describe('strict replay', () => {
     const declarations = Array.from({ length: 40 }, (_, i) => ({
       name: `tool_${i}`,
       description: 'd'.repeat(500),
-      parameters: { type: 'object', properties: {} },
+      parametersJsonSchema: { type: 'object', properties: {} },
     }));
     const big: GenerateContentParameters = {
       model: 'gemini-2.5-flash',

@@ -98,7 +98,7 @@ function boundPausedTurn(
 function interruptedResponses(content: Content): ToolCallResponseInfo[] {
   return responsesFromParts(content.parts ?? []).map((r) =>
     r.error !== undefined && r.error.message === interruptedToolMessage(r.name)
-      ? { ...r, error: { message: r.error.message, type: 'interrupted' } }
+      ? { ...r, error: { message: r.error.message, type: 'interrupted' }, errorType: 'interrupted' }
       : r,
   );
 }

@@ -2,8 +2,10 @@ import type { Part } from '@google/genai';
 import type { ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
 import type { ToolResult } from '../core/agent-tool.js';
 
-/** Message sent for a call that was cancelled by an abort. */
-export const CANCELLED_MESSAGE = '[Operation Cancelled] Reason: User cancelled the operation.';
+/** Sent for a call that was running when the signal aborted (gemini-cli's tool executor wording). */
+export const CANCELLED_RUNNING_MESSAGE = '[Operation Cancelled] User cancelled tool execution.';
+/** Sent for a call that had not started when the signal aborted (gemini-cli's scheduler wording). */
+export const CANCELLED_QUEUED_MESSAGE = '[Operation Cancelled] Reason: Operation cancelled';
 
 function functionResponsePart(
   request: ToolCallRequestInfo,
@@ -13,7 +15,8 @@ function functionResponsePart(
 }
 
 /**
- * The response for a failed, refused or cancelled call: `{ functionResponse: { id, name, response: { error } } }`.
+ * The response for a failed, refused or cancelled call: `{ functionResponse: { id, name, response: { error } } }`,
+ * with `error` and gemini-cli's `errorType` both carrying `type`.
  */
 export function errorResponse(
   request: ToolCallRequestInfo,
@@ -27,16 +30,23 @@ export function errorResponse(
     responseParts: [functionResponsePart(request, { error: message })],
     resultDisplay: message,
     error: { message, type },
+    errorType: type,
     ...(durationMs === undefined ? {} : { durationMs }),
   };
 }
 
-/** The response for a call that was aborted before it finished. */
+/**
+ * The response for a call the signal cancelled: `running` when it had started (gemini-cli's
+ * `[Operation Cancelled] User cancelled tool execution.`), `queued` when it never ran
+ * (`[Operation Cancelled] Reason: Operation cancelled`).
+ */
 export function cancelledResponse(
   request: ToolCallRequestInfo,
+  stage: 'queued' | 'running',
   durationMs?: number,
 ): ToolCallResponseInfo {
-  return errorResponse(request, CANCELLED_MESSAGE, 'cancelled', durationMs);
+  const message = stage === 'running' ? CANCELLED_RUNNING_MESSAGE : CANCELLED_QUEUED_MESSAGE;
+  return errorResponse(request, message, 'cancelled', durationMs);
 }
 
 /**

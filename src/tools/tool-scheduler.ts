@@ -92,7 +92,7 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
   for (const [index, input] of options.calls.entries()) {
     const { request } = input;
     if (signal.aborted) {
-      outcomes[index] = { kind: 'done', response: cancelledResponse(request) };
+      outcomes[index] = { kind: 'done', response: cancelledResponse(request, 'queued') };
       continue;
     }
     if (input.malformed) {
@@ -125,7 +125,7 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
       );
     } catch (error) {
       if (signal.aborted) {
-        outcomes[index] = { kind: 'done', response: cancelledResponse(request) };
+        outcomes[index] = { kind: 'done', response: cancelledResponse(request, 'queued') };
         continue;
       }
       throw error;
@@ -162,7 +162,8 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
   const firstRequest = first && (options.calls[first.index] as ToolCallInput).request;
   return {
     outcomes: options.calls.map(
-      (call, i) => outcomes[i] ?? { kind: 'done', response: cancelledResponse(call.request) },
+      (call, i) =>
+        outcomes[i] ?? { kind: 'done', response: cancelledResponse(call.request, 'queued') },
     ),
     ...(first && firstRequest
       ? { fatal: { error: first.error, toolName: firstRequest.name, callId: firstRequest.callId } }
@@ -223,7 +224,7 @@ export async function executeOne(
         logger.warn('tool timed out', { tool: request.name, callId: request.callId, timeoutMs });
         return { response: errorResponse(request, message, 'timeout', elapsed()) };
       }
-      return { response: cancelledResponse(request, elapsed()) };
+      return { response: cancelledResponse(request, 'running', elapsed()) };
     }
     if (error instanceof ModelVisibleError) {
       return { response: errorResponse(request, error.message, 'execution_failed', elapsed()) };

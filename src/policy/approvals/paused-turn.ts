@@ -21,6 +21,7 @@ export const StoredToolResponse = z.object({
   responseParts: z.array(PartObject),
   resultDisplay: z.string().optional(),
   error: z.object({ message: z.string(), type: z.string().optional() }).optional(),
+  errorType: z.string().optional(),
   durationMs: z.number().optional(),
 });
 /** A call's response as stored in a paused turn. */
