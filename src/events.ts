@@ -3,8 +3,8 @@ import type { FinishReason, GenerateContentResponseUsageMetadata, Part } from '@
 /**
  * Event type strings: every `GeminiEventType` of gemini-cli 0.61, with the same names and values, so code written
  * for the reference SDK keeps working. Additions (`approval_required`, `warning`, `tool_progress`,
- * `hook_system_message`) use the same
- * grammar, and `tool_call_response`, only declared by gemini-cli's core, is emitted here.
+ * `hook_system_message`) use the same grammar, and `tool_call_response`, only declared by gemini-cli's core, is
+ * emitted here.
  */
 export const GeminiEventType = {
   Content: 'content',

@@ -71,6 +71,7 @@ describe('public API', () => {
       'SkillManager',
       'ToolExecutionError',
       'createStderrLogger',
+      'createWorkspace',
       'getAuthTypeFromEnv',
       'hook',
       'loadSettings',

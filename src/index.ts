@@ -112,6 +112,7 @@ export type {
   StreamErrorInfo,
   FinishedInfo,
   InvalidStreamInfo,
+  ContextWindowOverflowInfo,
   ChatCompressedInfo,
   RetryEventInfo,
   ToolProgressInfo,
@@ -192,6 +193,10 @@ export type {
   AgentShellOptions,
   AgentShellResult,
 } from './core/workspace-types.js';
+export { createWorkspace } from './workspace/workspace.js';
+export type { Workspace, WorkspaceOptions } from './workspace/workspace.js';
+export type { WorkspaceRoot } from './workspace/path-guard.js';
+export type { CommandCheck, CommandDecision } from './workspace/workspace-shell.js';
 
 export { skillDir, skillRoot } from './skills/skill-reference.js';
 export type { SkillReference } from './skills/skill-reference.js';
