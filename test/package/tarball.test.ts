@@ -15,13 +15,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-/** The footprint budget of issue 17: what an install holds besides the feature SDKs below. */
-const MAX_CORE_BYTES = 40 * 1024 * 1024;
 /**
- * Protocol SDKs of opt-in features, counted apart (see docs/packaging.md): the ACP server mode and the
- * OpenAI-compatible provider. Both are loaded lazily; they are candidates for optional peer dependencies.
+ * A cap on the whole install (file contents of `node_modules`), so growth is a decision, not an accident. It is
+ * NOT issue 17's 40 MB target, which the install misses since the protocol SDKs became dependencies: see
+ * docs/packaging.md, "Installed footprint". Raise it on purpose, with the new figure in that table.
  */
-const FEATURE_SDKS = ['@agentclientprotocol/sdk', 'openai'];
+const MAX_INSTALLED_BYTES = 75 * 1024 * 1024;
 
 interface Run {
   code: number;
@@ -161,18 +160,24 @@ describe('the packed tarball, installed into an empty CommonJS project', () => {
     expect(packed.filter((p) => /^src\/|\.map$|\.test\.|^test\//.test(p))).toEqual([]);
   });
 
-  it(`the core installs in at most ${MAX_CORE_BYTES / 1024 / 1024} MiB, without tree-sitter packages or vitest`, async () => {
+  it(`installs in at most ${MAX_INSTALLED_BYTES / 1024 / 1024} MiB, without tree-sitter packages or vitest`, async () => {
     const modules = join(app, 'node_modules');
     const total = await contentBytes(modules);
-    let features = 0;
-    for (const name of FEATURE_SDKS) {
-      features += await contentBytes(join(modules, name)).catch(() => 0);
+    const sizes: Array<[string, number]> = [];
+    for (const name of await readdir(modules)) {
+      const names = name.startsWith('@')
+        ? (await readdir(join(modules, name))).map((n) => `${name}/${n}`)
+        : [name];
+      for (const pkg of names) sizes.push([pkg, await contentBytes(join(modules, pkg))]);
     }
     const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    expect(
-      total - features,
-      `installed: ${mib(total)}, of which ${FEATURE_SDKS.join(' + ')}: ${mib(features)}`,
-    ).toBeLessThanOrEqual(MAX_CORE_BYTES);
+    const largest = sizes
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([pkg, size]) => `${pkg} ${mib(size)}`);
+    expect(total, `installed: ${mib(total)}; largest: ${largest.join(', ')}`).toBeLessThanOrEqual(
+      MAX_INSTALLED_BYTES,
+    );
     const installed = await readdir(modules);
     expect(installed).not.toContain('tree-sitter-bash');
     expect(installed).not.toContain('web-tree-sitter');
