@@ -148,6 +148,7 @@ export async function* runAgentLoop(
           emit: env.pump.emit,
           stop: env.control.stop,
           logger: env.logger,
+          model: env.modelName,
         }),
       );
       const hasPaused = result.outcomes.some((o) => o.kind === 'paused');

@@ -87,6 +87,7 @@ export async function resolvePausedTurn(
           timeoutMs: env.limits.toolTimeoutMs,
           emit: env.pump.emit,
           stop: env.control.stop,
+          model: env.modelName,
         },
         env.logger,
       );

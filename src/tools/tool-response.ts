@@ -1,6 +1,7 @@
 import type { Part } from '@google/genai';
 import type { ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
 import type { ToolResult } from '../core/agent-tool.js';
+import { functionResponseParts } from './function-response.js';
 
 /** Sent for a call that was running when the signal aborted (gemini-cli's tool executor wording). */
 export const CANCELLED_RUNNING_MESSAGE = '[Operation Cancelled] User cancelled tool execution.';
@@ -51,13 +52,14 @@ export function cancelledResponse(
 
 /**
  * Converts a tool's {@link ToolResult} to the parts sent to the model, as gemini-cli does: an error result sends
- * only `{ error }`; a string becomes `{ output }`; for parts, the texts are joined with `\n` into `output` and
- * media parts (inlineData, fileData) follow the functionResponse as sibling parts.
+ * only `{ error }`; a string becomes `{ output }`; parts go through {@link functionResponseParts} (texts joined
+ * into `output`, media nested or as siblings depending on `model`).
  */
 export function resultToResponse(
   request: ToolCallRequestInfo,
   result: ToolResult,
   durationMs?: number,
+  model?: string,
 ): ToolCallResponseInfo {
   if (result.error) {
     return {
@@ -70,23 +72,16 @@ export function resultToResponse(
       resultDisplay: result.returnDisplay ?? result.error.message,
     };
   }
-  let output: string;
-  const siblings: Part[] = [];
-  if (typeof result.llmContent === 'string') {
-    output = result.llmContent;
-  } else {
-    const texts: string[] = [];
-    for (const part of result.llmContent) {
-      if (typeof part.text === 'string') texts.push(part.text);
-      else siblings.push(part);
-    }
-    output = texts.join('\n');
-  }
+  const responseParts =
+    typeof result.llmContent === 'string'
+      ? [functionResponsePart(request, { output: result.llmContent })]
+      : functionResponseParts(request.callId, request.name, result.llmContent, model);
+  const output = responseParts[0]?.functionResponse?.response?.['output'];
   return {
     callId: request.callId,
     name: request.name,
-    responseParts: [functionResponsePart(request, { output }), ...siblings],
-    resultDisplay: result.returnDisplay ?? output,
+    responseParts,
+    resultDisplay: result.returnDisplay ?? (typeof output === 'string' ? output : ''),
     ...(durationMs === undefined ? {} : { durationMs }),
   };
 }

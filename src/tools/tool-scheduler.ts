@@ -34,6 +34,8 @@ export interface ToolSchedulerOptions {
   /** Ends the turn at the loop's next step boundary (an interceptor's `stop()`). */
   stop(): void;
   logger?: Logger;
+  /** The model the results go to: Gemini 3 models get media nested in the function response. */
+  model?: string;
 }
 
 /** The innermost decision: `allow`, with the arguments that reached it. */
@@ -182,7 +184,7 @@ export async function executeOne(
   args: Record<string, unknown>,
   options: Pick<
     ToolSchedulerOptions,
-    'run' | 'decide' | 'contextFor' | 'signal' | 'timeoutMs' | 'emit' | 'stop'
+    'run' | 'decide' | 'contextFor' | 'signal' | 'timeoutMs' | 'emit' | 'stop' | 'model'
   > & {
     /** The turn's tools, for hand-overs (`ToolResult.tailCall`). */
     registry: () => ToolRegistry | Promise<ToolRegistry>;
@@ -216,7 +218,7 @@ export async function executeOne(
             }),
       );
     const result = await raceAbort(pending, controller.signal);
-    return { response: resultToResponse(request, result, elapsed()) };
+    return { response: resultToResponse(request, result, elapsed(), options.model) };
   } catch (error) {
     if (controller.signal.aborted) {
       if (controller.signal.reason instanceof ToolTimeout) {
