@@ -420,14 +420,16 @@ describe('the OpenAI-compatible provider through the real openai client', () => 
         .session()
         .sendStream('2+2'),
     );
-    // A replay file keeps candidates and usage only (as gemini-cli's), so no responseId: no traceId either.
+    // A replay file keeps candidates and usage only (as gemini-cli's), so no responseId: no traceId either;
+    // durationMs is wall time.
     const strip = (events: ServerGeminiStreamEvent[]) =>
       events
         .filter((e) => e.type !== 'model_info')
         .map((e) =>
           JSON.stringify(e)
             .replace(/"prompt_id":"[^"]+"/g, '"prompt_id":"P"')
-            .replace(/,"traceId":"[^"]+"/g, ''),
+            .replace(/,"traceId":"[^"]+"/g, '')
+            .replace(/"durationMs":\d+/g, '"durationMs":0'),
         );
     expect(strip(replayed)).toEqual(strip(recorded));
   });
