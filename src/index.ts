@@ -126,6 +126,9 @@ export { hook } from './hooks/hook.js';
 export type { HookOptions, HookHandler, SdkHook, AnySdkHook } from './hooks/hook.js';
 export type { RunAsCommandOptions } from './hooks/run-as-command.js';
 export type { HookRunRecord } from './hooks/hook-executor.js';
+export type { HookInfo, HookListing } from './hooks/hook-info.js';
+export { convertClaudeHooks, migrateClaudeHooks } from './hooks/claude-hooks.js';
+export type { ClaudeMigration } from './hooks/claude-hooks.js';
 export { HOOK_EVENT_NAMES } from './hooks/hook-types.js';
 export type {
   HookEventName,

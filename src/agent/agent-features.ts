@@ -8,7 +8,7 @@ import { createPolicyFeature, type PolicyFeature } from '../policy/policy-featur
 import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { SkillReference } from '../skills/skill-reference.js';
-import { createHooksFeature } from '../hooks/hooks-feature.js';
+import { createHooksFeature, type HooksFeature } from '../hooks/hooks-feature.js';
 import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
 import {
   createBuiltinTools,
@@ -36,6 +36,8 @@ export interface AgentFeatures {
   policy: PolicyFeature;
   /** The MCP client (`agent.mcp`). */
   mcp: McpFeature;
+  /** The hooks (`agent.hooks()`); in `features` only when some hook is registered. */
+  hooks: HooksFeature;
 }
 
 const FEATURE_PARTS = [
@@ -238,5 +240,5 @@ export function createAgentFeatures(
       feature.approvalRequested === undefined ? [] : [feature.approvalRequested.bind(feature)],
     ),
   });
-  return { features: [...others, policy], skills, policy, mcp };
+  return { features: [...others, policy], skills, policy, mcp, hooks };
 }

@@ -12,6 +12,7 @@ import type { McpFeature } from '../mcp/mcp-feature.js';
 import type { PolicyFeature } from '../policy/policy-feature.js';
 import type { StoreSessionPersistence } from '../sessions/session-persistence.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
+import type { HooksFeature } from '../hooks/hooks-feature.js';
 import type { SkillsFeature } from '../skills/skills-feature.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
@@ -64,6 +65,8 @@ export interface AgentServices {
   skills: SkillsFeature;
   /** The MCP client: the servers of the settings and the `mcpServers` option (`agent.mcp`). */
   mcp: McpFeature;
+  /** Hooks: the `hooks` option's and the settings files' (listed by `agent.hooks()`). */
+  hooks: HooksFeature;
   /** Where sessions are stored (`sessionStore` / `persist` options; default gemini-cli's JSONL files). */
   persistence: StoreSessionPersistence;
   /** Paused approvals older than this (ms) are denied when resolved (`approvalTtlMs`). */
@@ -111,7 +114,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   });
   const merged = settings.merged;
   const authCache = new AuthCache();
-  const { features, skills, policy, mcp } = createAgentFeatures(options, {
+  const { features, skills, policy, mcp, hooks } = createAgentFeatures(options, {
     cwd,
     logger,
     settings,
@@ -127,6 +130,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     policy,
     skills,
     mcp,
+    hooks,
     persistence: createAgentPersistence(options, logger),
     approvalTtlMs: validateApprovalTtl(options.approvalTtlMs),
     openSessions: new OpenSessions(),

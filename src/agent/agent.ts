@@ -8,6 +8,7 @@ import { SessionError } from '../errors.js';
 import type { SessionSummary } from '../sessions/session-store.js';
 import { AgentMcp } from '../mcp/agent-mcp.js';
 import type { SkillManager } from '../skills/skill-manager.js';
+import { hookListing, type HookListing } from '../hooks/hook-info.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
@@ -129,6 +130,17 @@ export class GeminiCliAgent implements AgentHandle {
   get mcp(): AgentMcp {
     this.mcpApi ??= new AgentMcp(() => this.getServices().mcp.manager);
     return this.mcpApi;
+  }
+
+  /**
+   * The agent's hooks, in run order: the `hooks` option's, then the settings files' command hooks (those in
+   * `hooksConfig.disabled` listed with `enabled: false`), and the settings hooks that were skipped, with why.
+   *
+   * @throws SettingsFileError for a malformed settings or trusted-folders file.
+   */
+  hooks(): HookListing {
+    const { hooks } = this.getServices();
+    return hookListing(hooks.entries, hooks.warnings);
   }
 
   /**

@@ -47,6 +47,9 @@ Testing:
 MCP servers (mcpServers in settings.json, as gemini mcp):
   gemini-agent mcp list | add <name> <commandOrUrl> [args...] | remove <name>   (see gemini-agent mcp --help)
 
+Hooks (the settings files' command hooks run on every prompt, as in gemini):
+  gemini-agent hooks list [-o json] | hooks migrate --from-claude   (see gemini-agent hooks --help)
+
 PostgreSQL session store:
   gemini-agent postgres migrate|status [--url <url>] [--schema <name>]   (see gemini-agent postgres --help)
 

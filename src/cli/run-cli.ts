@@ -9,6 +9,7 @@ import { RunStatsCollector } from './output/run-stats.js';
 import { StreamJsonWriter } from './output/stream-json-writer.js';
 import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
 import { mcpCommand } from './mcp-command.js';
+import { hooksCommand } from './hooks-command.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
@@ -21,7 +22,7 @@ import { packageVersion } from './version.js';
 
 /**
  * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
- * `postgres`, `mcp`, `login` / `logout` subcommands. Returns the
+ * `postgres`, `mcp`, `hooks`, `login` / `logout` subcommands. Returns the
  * exit code; never throws. Everything it touches comes through `io`.
  */
 export async function runCli(rawIo: CliIo): Promise<ExitCode> {
@@ -32,6 +33,8 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
   try {
     if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'mcp') return await mcpCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'hooks' || io.argv[0] === 'hook')
+      return await hooksCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
     const options = parseCliArgs(io.argv);
     format = options.outputFormat;

@@ -7,6 +7,7 @@ export {
   AuthType,
   ConfigurationError,
   loginWithGoogle,
+  migrateClaudeHooks,
   logoutFromGoogle,
   DEFAULT_MODEL,
   GeminiAgentError,
@@ -24,6 +25,7 @@ export { createContentGenerator } from '../model/index.js';
 export type {
   GeminiCliAgentOptions,
   GeminiCliSession,
+  HookInfo,
   ModelProvider,
   LoadedSettings,
   McpServerConfig,

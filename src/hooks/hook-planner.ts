@@ -21,6 +21,8 @@ export interface HookEntry {
   sequential: boolean;
   enabled: boolean;
   implementation: HookImplementation;
+  /** What it does (in-process hooks; a command hook's is in its config). */
+  description?: string | undefined;
 }
 
 /** What an event is matched against: the tool name (tool events) or the source/reason/trigger (session events). */

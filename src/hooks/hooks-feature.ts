@@ -63,6 +63,7 @@ function runtimeEntry(hook: AnySdkHook): HookEntry {
     matcher: hook.matcher,
     sequential: hook.sequential,
     enabled: true,
+    description: hook.description,
     implementation: {
       type: 'runtime',
       action: hook.handler as RuntimeHookAction,
