@@ -76,7 +76,13 @@ async function* agentTurn(
   for (let retry = 0; ; retry++) {
     if (prompt !== undefined) {
       if (state.startContext !== undefined) {
-        prompt = [{ text: `<hook_context>${state.startContext}</hook_context>\n\n` }, ...prompt];
+        // gemini-cli's headless run: `<hook_context>…</hook_context>\n\n<prompt>`, one text.
+        const wrapped = `<hook_context>${state.startContext}</hook_context>`;
+        const [first, ...rest] = prompt;
+        prompt =
+          typeof first?.text === 'string' && first.thought !== true
+            ? [{ ...first, text: `${wrapped}\n\n${first.text}` }, ...rest]
+            : [{ text: wrapped }, ...prompt];
         state.startContext = undefined;
       }
       originalText ??= promptText(prompt);

@@ -134,12 +134,17 @@ export function applyHookRequest(
 /** A streamed chunk as hooks see it: text parts only. */
 export function toHookResponse(chunk: ModelChunk): LLMResponse {
   const candidates = chunk.candidates ?? [];
-  const text = (candidates[0]?.content?.parts ?? [])
-    .filter((p) => hasText(p) && !(p as Part).thought)
-    .map((p) => (p as { text: string }).text)
-    .join('');
+  const parts = candidates[0]?.content?.parts ?? [];
+  // gemini-cli's getResponseText: '' for a chunk whose parts hold no text (a function call), none without parts.
+  const text =
+    parts.length === 0
+      ? undefined
+      : parts
+          .filter((p) => hasText(p) && p.text !== '' && !(p as Part).thought)
+          .map((p) => (p as { text: string }).text)
+          .join('');
   return {
-    ...(text ? { text } : {}),
+    ...(text === undefined ? {} : { text }),
     candidates: candidates.map((candidate) => ({
       content: {
         role: 'model' as const,

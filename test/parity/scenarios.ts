@@ -9,7 +9,69 @@ const API_KEY_AUTH = {
   'home/.gemini/settings.json': { security: { auth: { selectedType: 'gemini-api-key' } } },
 };
 
+/** The hook events a headless run fires (Notification needs an approval; PreCompress a compression). */
+const HOOK_EVENTS_LOGGED = [
+  'SessionStart',
+  'BeforeAgent',
+  'BeforeModel',
+  'BeforeToolSelection',
+  'AfterModel',
+  'BeforeTool',
+  'AfterTool',
+  'AfterAgent',
+  'SessionEnd',
+];
+
+/** A command hook for each of them, all running the same logging script. */
+const HOOKS_ON_EVERY_EVENT = Object.fromEntries(
+  HOOK_EVENTS_LOGGED.map((e) => [
+    e,
+    [
+      {
+        hooks: [
+          {
+            type: 'command',
+            name: `log-${e}`,
+            command: 'bash $GEMINI_PROJECT_DIR/.gemini/hooks/log.sh',
+          },
+        ],
+      },
+    ],
+  ]),
+);
+
+/** Logs what each hook received (the parts that compare across implementations) and answers per event. */
+const HOOK_LOG_SCRIPT =
+  '#!/usr/bin/env bash\n# Logs each hook input (one JSON line per event) and answers like a small gemini-cli setup would.\ninput=$(cat)\nevent=$(echo "$input" | jq -r \'.hook_event_name\')\nmkdir -p "$GEMINI_PROJECT_DIR/.hook-log"\necho "$input" | jq -c \'{keys: (keys), tool_name, tool_input, prompt, source, reason, trigger, stop_hook_active, prompt_response, cwd_is_project: (.cwd == env.GEMINI_PROJECT_DIR), session_env: (.session_id == env.GEMINI_SESSION_ID), transcript: (.transcript_path | test("\\\\.jsonl?$")), tool_response_keys: (.tool_response | if . then keys else null end), model: .llm_request.model, messages: (.llm_request.messages | if . then length else null end), response_text: .llm_response.text}\' >> "$GEMINI_PROJECT_DIR/.hook-log/$event.jsonl"\ncase "$event" in\n  BeforeTool)\n    if echo "$input" | jq -e \'.tool_input.content // "" | test("password")\' > /dev/null; then\n      echo \'{"decision":"deny","reason":"Potential secret detected","systemMessage":"secret blocked"}\'\n    elif echo "$input" | jq -e \'.tool_input.command // "" | startswith("rm ")\' > /dev/null; then\n      echo "rm is not allowed in this project" >&2\n      exit 2\n    else\n      echo \'{"decision":"allow"}\'\n    fi ;;\n  AfterTool) echo "$input" | jq -c \'{hookSpecificOutput: {additionalContext: ("checked " + .tool_name)}}\' ;;\n  BeforeAgent) echo \'{"hookSpecificOutput":{"additionalContext":"branch: main"}}\' ;;\n  SessionStart) echo \'{"systemMessage":"Loaded project context","hookSpecificOutput":{"additionalContext":"Project: demo"}}\' ;;\n  *) echo \'{}\' ;;\nesac\n';
+
 export const SCENARIOS: Scenario[] = [
+  {
+    name: 'hooks-command',
+    about:
+      'Workspace command hooks (bash + jq) on every event a headless run fires: what each hook received, and how a deny, an exit-2 brake and added context reach the model.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'proj/.gemini/settings.json': { hooks: HOOKS_ON_EVERY_EVENT },
+      'proj/.gemini/hooks/log.sh': HOOK_LOG_SCRIPT,
+    },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'Write the files.', '--yolo', '-o', 'json'],
+    turns: [
+      {
+        calls: [
+          { name: 'write_file', args: { file_path: 'ok.txt', content: 'hello\n' } },
+          { name: 'write_file', args: { file_path: 'secret.txt', content: 'password=hunter2' } },
+          { name: 'run_shell_command', args: { command: 'rm -rf build', description: 'clean' } },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+    check: [
+      'proj/ok.txt',
+      'proj/secret.txt',
+      ...HOOK_EVENTS_LOGGED.map((e) => `proj/.hook-log/${e}.jsonl`),
+    ],
+  },
   {
     name: 'memory-basic',
     about:
