@@ -70,11 +70,13 @@ function convertHook(raw: unknown): Definition | undefined {
  */
 export function convertClaudeHooks(claudeSettings: unknown): Record<string, Definition[]> {
   const hooks = isObject(claudeSettings) ? claudeSettings['hooks'] : undefined;
-  const out: Record<string, Definition[]> = {};
-  if (!isObject(hooks)) return out;
+  const out = new Map<string, Definition[]>();
+  if (!isObject(hooks)) return {};
   for (const [event, definitions] of Object.entries(hooks)) {
     if (!Array.isArray(definitions)) continue;
-    const name = CLAUDE_EVENT_NAMES[event] ?? event;
+    const name = Object.hasOwn(CLAUDE_EVENT_NAMES, event)
+      ? (CLAUDE_EVENT_NAMES[event] as string)
+      : event;
     for (const definition of definitions as unknown[]) {
       if (!isObject(definition) || !Array.isArray(definition['hooks'])) continue;
       const converted = (definition['hooks'] as unknown[]).flatMap((h) => convertHook(h) ?? []);
@@ -84,10 +86,19 @@ export function convertClaudeHooks(claudeSettings: unknown): Record<string, Defi
         def['matcher'] = convertMatcher(definition['matcher']);
       if (typeof definition['sequential'] === 'boolean')
         def['sequential'] = definition['sequential'];
-      (out[name] ??= []).push(def);
+      out.set(name, [...(out.get(name) ?? []), def]);
     }
   }
-  return out;
+  // Not an object literal: an event called `__proto__` stays a plain key.
+  const result: Record<string, Definition[]> = {};
+  for (const [name, defs] of out)
+    Object.defineProperty(result, name, {
+      value: defs,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  return result;
 }
 
 /** What {@link migrateClaudeHooks} did. */
@@ -151,7 +162,8 @@ export function migrateClaudeHooks(cwd: string): ClaudeMigration {
     throw new ConfigurationError(`${target} does not hold a JSON object; fix it before migrating.`);
   }
   const settings = { ...existing.value };
-  const hooks = isObject(settings['hooks']) ? { ...settings['hooks'] } : {};
+  const hooks: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  if (isObject(settings['hooks'])) Object.assign(hooks, settings['hooks']);
   const added: Record<string, number> = {};
   let skipped = 0;
   for (const [event, definitions] of Object.entries(migrated)) {
@@ -169,7 +181,7 @@ export function migrateClaudeHooks(cwd: string): ClaudeMigration {
   }
   const result: ClaudeMigration = { source, target, added, skipped };
   if (Object.keys(added).length === 0) return result;
-  settings['hooks'] = hooks;
+  settings['hooks'] = { ...hooks };
   mkdirSync(dirname(target), { recursive: true });
   if (existing.hadComments) {
     result.backup = `${target}.bak`;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { GeminiCliAgent } from '../../src/index.js';
+import { GeminiCliAgent, convertClaudeHooks } from '../../src/index.js';
 
 async function cli(argv: string[], cwd: string) {
   let stdout = '';
@@ -135,5 +135,21 @@ describe('gemini-agent hooks', () => {
       enabled: true,
     });
     expect(json.warnings).toHaveLength(1);
+  });
+});
+
+describe('convertClaudeHooks', () => {
+  it('keeps odd event names as plain keys and drops what is not a command hook', () => {
+    const converted = convertClaudeHooks(
+      JSON.parse(
+        '{"hooks":{"__proto__":[{"hooks":[{"type":"command","command":"x"}]}],"PostToolUse":[{"matcher":"Read","hooks":[{"type":"command","command":"y","timeout":1.5},{"type":"prompt"}]},null,{"hooks":"no"}]}}',
+      ),
+    );
+    expect(Object.keys(converted)).toEqual(['__proto__', 'AfterTool']);
+    expect(Object.getPrototypeOf(converted)).toBe(Object.prototype);
+    expect(converted['AfterTool']).toEqual([
+      { matcher: 'read_file', hooks: [{ type: 'command', command: 'y', timeout: 1500 }] },
+    ]);
+    expect(convertClaudeHooks('nonsense')).toEqual({});
   });
 });
