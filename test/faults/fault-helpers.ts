@@ -101,18 +101,23 @@ export async function sessionFileOf(cwd: string, sessionId: string): Promise<str
   return found.location;
 }
 
-/** The lines of the one session file of a project's chats folder, parsed. */
-export async function sessionFileRecords(home: string): Promise<Array<Record<string, unknown>>> {
+/** The lines of a session's file under a GEMINI_CLI_HOME, parsed (found by the sessionId in its header). */
+export async function sessionFileRecords(
+  home: string,
+  sessionId: string,
+): Promise<Array<Record<string, unknown>>> {
+  // Tests in one file share a home, so pick the file whose header names this session (readdir order is arbitrary).
   const tmp = join(home, '.gemini', 'tmp');
   for (const slug of await readdir(tmp)) {
     const chats = join(tmp, slug, 'chats');
     const files = (await readdir(chats).catch(() => [])).filter((f) => f.endsWith('.jsonl'));
-    if (files.length === 0) continue;
-    const text = await readFile(join(chats, files[0] as string), 'utf8');
-    return text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const file of files) {
+      const records = (await readFile(join(chats, file), 'utf8'))
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      if (records[0]?.['sessionId'] === sessionId) return records;
+    }
   }
   return [];
 }

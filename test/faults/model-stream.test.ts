@@ -274,7 +274,7 @@ describe('an abort mid-stream', () => {
       interruptedTurn('one '),
       { role: 'user', parts: [{ text: 'c1' }] },
     ]);
-    const records = await sessionFileRecords(process.env['GEMINI_CLI_HOME'] as string);
+    const records = await sessionFileRecords(process.env['GEMINI_CLI_HOME'] as string, session.id);
     const interrupted = records.filter((r) => r['interrupted'] === true);
     expect(interrupted).toHaveLength(1);
     expect(interrupted[0]).toMatchObject({ type: 'gemini' });
