@@ -107,16 +107,16 @@ function mergeWithFieldReplacement(outputs: readonly AnyHookOutput[]): AnyHookOu
 function mergeToolSelection(outputs: readonly AnyHookOutput[]): AnyHookOutput {
   const names = new Set<string>();
   let none = false;
-  let any = false;
+  let forced = false;
   for (const output of outputs) {
     const config = output.hookSpecificOutput?.['toolConfig'] as HookToolConfig | undefined;
     if (config === undefined) continue;
     if (config.mode === 'NONE') none = true;
-    else if (config.mode === 'ANY') any = true;
+    else if (config.mode === 'ANY') forced = true;
     for (const name of config.allowedFunctionNames ?? []) names.add(name);
   }
   const toolConfig: Required<HookToolConfig> = none
     ? { mode: 'NONE', allowedFunctionNames: [] }
-    : { mode: any ? 'ANY' : 'AUTO', allowedFunctionNames: [...names].sort() };
+    : { mode: forced ? 'ANY' : 'AUTO', allowedFunctionNames: [...names].sort() };
   return { hookSpecificOutput: { hookEventName: 'BeforeToolSelection', toolConfig } };
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import { geminiHome } from '../settings/settings-paths.js';
 import { turnInterceptor } from './agent-hooks.js';
-import { sanitizeHookEnvironment, type EnvRedactionSettings } from './hook-env.js';
+import { sanitizeEnvironment, type EnvRedactionSettings } from '../settings/env-redaction.js';
 import type { HookRunRecord } from './hook-executor.js';
 import { sanitizedAdditionalContext } from './hook-output.js';
 import { HookRegistry, type HookEntry } from './hook-planner.js';
@@ -95,7 +95,7 @@ export function createHooksFeature(options: HooksFeatureOptions): HooksFeature {
   const system = new HookSystem({
     registry,
     logger,
-    commandEnv: sanitizeHookEnvironment(env, redaction),
+    commandEnv: sanitizeEnvironment(env, redaction),
     ...(options.onHookRun ? { onRecord: options.onHookRun } : {}),
   });
   const has = (event: string): boolean => system.has(event as HookEventName);

@@ -1,7 +1,7 @@
 /**
- * The environment a command hook starts from: gemini-cli's `sanitizeEnvironment`. Redaction is off unless
- * `security.environmentVariableRedaction.enabled` is set, or the process runs in GitHub Actions (`GITHUB_SHA`, or
- * `SURFACE=Github`), where every variable not known to be safe is dropped.
+ * gemini-cli's `sanitizeEnvironment`: the one place that decides which host variables a child process (a command
+ * hook, an MCP stdio server) inherits. Redaction is off unless enabled, or the process runs in GitHub Actions
+ * (`GITHUB_SHA`, or `SURFACE=Github`), where every variable not known to be safe is dropped.
  */
 
 /** `security.environmentVariableRedaction` of the settings. */
@@ -13,6 +13,7 @@ export interface EnvRedactionSettings {
   blocked?: readonly string[];
 }
 
+/** Variables a redacted environment always keeps (gemini-cli's `ALWAYS_ALLOWED_ENVIRONMENT_VARIABLES`). */
 const ALWAYS_ALLOWED = new Set([
   'PATH',
   'SYSTEMROOT',
@@ -48,6 +49,7 @@ const ALWAYS_ALLOWED = new Set([
   'TRIGGERING_ACTOR',
 ]);
 
+/** Variables always redacted (gemini-cli's `NEVER_ALLOWED_ENVIRONMENT_VARIABLES`). */
 const NEVER_ALLOWED = new Set([
   'CLIENT_ID',
   'DB_URI',
@@ -63,9 +65,10 @@ const NEVER_ALLOWED = new Set([
   'FIREBASE_PROJECT_ID',
 ]);
 
+/** Names that look like secrets (gemini-cli's `NEVER_ALLOWED_NAME_PATTERNS`, as one pattern). */
 const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT/i;
 
-// Fixed patterns shipped with the SDK (bounded quantifiers), applied to values only when redaction is on.
+/** Values that look like secrets (gemini-cli's `NEVER_ALLOWED_VALUE_PATTERNS`; bounded quantifiers). */
 const SECRET_VALUES = [
   /-----BEGIN (RSA|OPENSSH|EC|PGP) PRIVATE KEY-----/i,
   /-----BEGIN CERTIFICATE-----/i,
@@ -77,6 +80,12 @@ const SECRET_VALUES = [
   /(s|r)k_(live|test)_[0-9a-zA-Z]{24}/i,
   /xox[abpr]-[a-zA-Z0-9-]+/i,
 ];
+
+/** True when a variable name is always redacted or looks like a secret. */
+export function isSecretName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return NEVER_ALLOWED.has(upper) || SECRET_NAME.test(upper);
+}
 
 function redacted(
   key: string,
@@ -97,8 +106,8 @@ function redacted(
   return SECRET_NAME.test(name);
 }
 
-/** The environment a command hook inherits (a copy; redacted as gemini-cli does when redaction applies). */
-export function sanitizeHookEnvironment(
+/** A copy of `env`, redacted as gemini-cli's `sanitizeEnvironment` does when redaction applies. */
+export function sanitizeEnvironment(
   env: NodeJS.ProcessEnv,
   settings: EnvRedactionSettings = {},
 ): NodeJS.ProcessEnv {
