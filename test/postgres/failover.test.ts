@@ -1,7 +1,8 @@
 /**
  * The failover acceptance test: 3 worker processes (examples/workers/worker.ts) run 50 sessions, each two tasks
  * with tool calls and a call that needs approval, while a random worker is killed with SIGKILL every 1.5–3 s (one that
- * is up, while another is up too) and replaced, as a supervisor would. At the end every session's history is complete and
+ * is up, while another is up too) and replaced, as a supervisor would. The approver paces the run by the kills, so
+ * at least three happen however fast the machine is. At the end every session's history is complete and
  * valid, no message is doubled, every approval was decided exactly once, and no approved tool ran twice. The
  * figures are printed.
  */
@@ -93,13 +94,17 @@ describe('failover: 3 workers, 50 sessions, kill -9 every few seconds', () => {
     let serial = 0;
     for (let w = 0; w < WORKERS; w++) live.push(startWorker(`w${++serial}`, schema));
 
-    // The approver: one decision per held call (the queue dedupes by call id); secrets are refused.
+    // The approver: one decision per held call (the queue dedupes by call id); secrets are refused. It paces the
+    // run by the kills: until a worker has been killed k times, it decides at most (k + 1) quarters of the calls,
+    // so the run cannot end (on a fast idle machine) before the third kill, and kills still come at random times.
     const decisions = new Map<string, 'allow' | 'deny'>();
+    const quarter = Math.ceil((SESSIONS * TASKS) / 4);
     let kills = 0;
     let nextKill = Date.now() + 1500 + Math.random() * 1500;
     const deadline = started + 100_000;
     for (;;) {
       for (const waiting of await queue.waitingApprovals()) {
+        if (decisions.size >= (kills + 1) * quarter) break;
         const batch = waiting.calls.map((c) => {
           const decision = String(c.args['key']).startsWith('secret')
             ? ('deny' as const)
