@@ -1,4 +1,4 @@
-import { FinishReason, type GenerateContentParameters } from '@google/genai';
+import type { FinishReason, GenerateContentParameters } from '@google/genai';
 import type {
   ModelCall,
   ModelChunk,
@@ -20,6 +20,9 @@ import {
 import type { AnyHookOutput, HookToolConfig, LLMRequest, LLMResponse } from './hook-types.js';
 import { blockedEvent, stoppedEvent } from './tool-hooks.js';
 
+/** `FinishReason.STOP`, spelled out so that loading the hooks does not load `@google/genai` (import cost, P2). */
+const STOP = 'STOP' as FinishReason;
+
 type StateOf = (session: SessionHandle) => HookSessionState | undefined;
 
 async function* chunksOf(chunks: readonly ModelChunk[]): ModelResponseStream {
@@ -33,7 +36,7 @@ function syntheticChunk(response: LLMResponse): ModelChunk {
     ...chunk,
     candidates: (chunk.candidates ?? []).map((c) => ({
       ...c,
-      finishReason: c.finishReason ?? FinishReason.STOP,
+      finishReason: c.finishReason ?? STOP,
     })),
   };
 }
@@ -148,7 +151,7 @@ async function* afterModelStream(
 function finished(chunk: ModelChunk): ModelChunk {
   const [first, ...rest] = chunk.candidates ?? [];
   if (first === undefined || first.finishReason !== undefined) return chunk;
-  return { ...chunk, candidates: [{ ...first, finishReason: FinishReason.STOP }, ...rest] };
+  return { ...chunk, candidates: [{ ...first, finishReason: STOP }, ...rest] };
 }
 
 /** A replacement keeps the original chunk's finish reason and usage where the hook's response leaves them out. */

@@ -1,0 +1,115 @@
+/**
+ * What `import 'gemini-agent-sdk'` loads (goal P2 in bench/, docs/benchmarks.md): the static import closure of
+ * each public entry point, computed from the sources as TypeScript emits them (type-only imports erased), must
+ * not reach a package that only some requests need. Those are loaded with `await import()` / `createRequire` on
+ * first use. A structural check, not a timing: the figures are in `npm run bench`.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../../src', import.meta.url));
+
+/** Packages no public entry point may load at import time (each is loaded lazily where it is needed). */
+const LAZY_PACKAGES = [
+  '@google/genai',
+  'google-auth-library',
+  'openai',
+  'yaml',
+  'smol-toml',
+  'web-tree-sitter',
+  '@modelcontextprotocol/sdk',
+  '@agentclientprotocol/sdk',
+  'ajv',
+  'ajv-formats',
+  'pg',
+  'zod-to-json-schema',
+];
+
+/**
+ * The static imports of one file as emitted under `verbatimModuleSyntax` (the repository's setting): every
+ * `import … from`, `export … from` and bare `import '…'` except `import type` / `export type`. An import whose
+ * names are all `type`-marked is still emitted (as `import {} from`), so it counts.
+ */
+function emittedStaticImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022);
+  const out: string[] = [];
+  for (const statement of source.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      if (statement.importClause?.isTypeOnly) continue;
+      if (ts.isStringLiteral(statement.moduleSpecifier)) out.push(statement.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(statement)) {
+      if (statement.isTypeOnly || statement.moduleSpecifier === undefined) continue;
+      if (ts.isStringLiteral(statement.moduleSpecifier)) out.push(statement.moduleSpecifier.text);
+    }
+  }
+  return out;
+}
+
+/** Every package (by name) the static closure of `entry` loads, with one chain of files leading to it. */
+function staticClosure(entry: string): Map<string, string[]> {
+  const packages = new Map<string, string[]>();
+  const seen = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    const chain = seen.get(file) ?? [];
+    for (const spec of emittedStaticImports(file)) {
+      if (spec.startsWith('node:')) continue;
+      if (spec.startsWith('.')) {
+        const target = join(dirname(file), spec).replace(/\.js$/, '.ts');
+        if (!seen.has(target)) {
+          seen.set(target, [...chain, target]);
+          queue.push(target);
+        }
+        continue;
+      }
+      const name = spec.startsWith('@')
+        ? spec.split('/').slice(0, 2).join('/')
+        : (spec.split('/')[0] ?? spec);
+      if (!packages.has(name)) packages.set(name, [...chain, spec]);
+    }
+  }
+  return packages;
+}
+
+const rel = (p: string): string =>
+  p.startsWith(SRC) ? `src/${relative(SRC, p).split(sep).join('/')}` : p;
+
+describe('import cost: what the public entry points load eagerly', () => {
+  for (const entry of ['index.ts', 'policy/index.ts', 'sessions/index.ts']) {
+    it(`src/${entry} loads none of the lazily loaded packages`, () => {
+      const closure = staticClosure(join(SRC, entry));
+      const offenders = LAZY_PACKAGES.filter((p) => closure.has(p)).map(
+        (p) => `${p}: ${(closure.get(p) ?? []).map(rel).join(' → ')}`,
+      );
+      expect(offenders).toEqual([]);
+      expect(closure.has('zod')).toBe(true);
+    });
+  }
+
+  it('follows value imports through a chain of files and erases type-only ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-cost-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import { b } from './b.js';\nexport const a = b;\n");
+      writeFileSync(
+        join(dir, 'b.ts'),
+        "import { parse } from 'yaml';\nimport type { OpenAI } from 'openai';\n" +
+          "import { type Pool } from 'pg';\nexport { c } from './c.js';\n" +
+          'export const b = (x: OpenAI, p: Pool) => parse(String(x) + String(p));\n',
+      );
+      writeFileSync(join(dir, 'c.ts'), "export const c = async () => import('ajv');\n");
+      const closure = staticClosure(join(dir, 'a.ts'));
+      expect([...closure.keys()].sort()).toEqual(['pg', 'yaml']);
+      expect(closure.get('yaml')?.map((p) => p.replace(dir, ''))).toEqual([
+        '/a.ts',
+        '/b.ts',
+        'yaml',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
