@@ -4,13 +4,14 @@
  *                                  interleaved rounds: a small one (≤ 20 messages), one around 1,000 and one around
  *                                  10,000 messages; prints the wall time of every measured append
  *   resume <home> <cwd> <id>      reopens the session (fresh process, cold) and prints the time it took
+ *   parse <file>                  the floor for the format: reads the session file and JSON.parse-s every line
  * Uses the public API when it exports the file persistence, else the built module dist/sessions.
  */
 import process from 'node:process';
 import { randomUUID } from 'node:crypto';
 
 const [mode, home, cwd, arg] = process.argv.slice(2);
-process.env.GEMINI_CLI_HOME = home;
+if (mode !== 'parse') process.env.GEMINI_CLI_HOME = home;
 
 const api = 'gemini-agent-sdk/sessions (public)';
 const { createFilePersistence } = await import('gemini-agent-sdk/sessions');
@@ -133,11 +134,14 @@ if (mode === 'append') {
   const { readdirSync, statSync } = await import('node:fs');
   const { join } = await import('node:path');
   let fileBytes = 0;
+  let file;
   const walk = (d) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name.includes(big.id.slice(0, 8)) && e.name.endsWith('.jsonl'))
-        fileBytes = statSync(join(d, e.name)).size;
+      else if (e.name.includes(big.id.slice(0, 8)) && e.name.endsWith('.jsonl')) {
+        file = join(d, e.name);
+        fileBytes = statSync(file).size;
+      }
     }
   };
   walk(home);
@@ -156,16 +160,38 @@ if (mode === 'append') {
       buildCpuMs: (buildCpu.user + buildCpu.system) / 1000,
       buildAppends: build.length,
       fileBytes,
+      file,
     })}\n`,
   );
 } else if (mode === 'resume') {
   const persistence = createFilePersistence({});
+  const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const log = await persistence.open(arg, { resume: true, cwd });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
   const messages = log.history.length;
   await log.close();
-  process.stdout.write(`${JSON.stringify({ api, resumeMs: ms, historyLength: messages })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ api, resumeMs: ms, resumeCpuMs: (cpu.user + cpu.system) / 1000, historyLength: messages })}\n`,
+  );
+} else if (mode === 'parse') {
+  // The same process start-up as resume (the package is imported above), then only read + JSON.parse per line.
+  const { readFile } = await import('node:fs/promises');
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const text = await readFile(home, 'utf8');
+  let lines = 0;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    JSON.parse(line);
+    lines++;
+  }
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
+  process.stdout.write(
+    `${JSON.stringify({ api, parseMs: ms, parseCpuMs: (cpu.user + cpu.system) / 1000, lines })}\n`,
+  );
 } else {
   throw new Error(`p4-persistence: unknown mode ${mode}`);
 }

@@ -45,7 +45,14 @@ export class ConversationBuilder {
         this.messages.set(classified.record.id, classified.record);
         return true;
       case 'set': {
-        const { messages, ...rest } = classified.record.$set;
+        const set = classified.record.$set;
+        if (!Object.prototype.hasOwnProperty.call(set, 'messages')) {
+          // The common `{"$set": {"lastUpdated": …}}` of every turn: merged in place (this.metadata is private
+          // and copied wherever it is read), the same keys in the same order as a spread.
+          Object.assign(this.metadata, set);
+          return true;
+        }
+        const { messages, ...rest } = set;
         if (messages !== undefined) this.replaceMessages(messages);
         this.metadata = { ...this.metadata, ...rest };
         return true;
@@ -147,7 +154,8 @@ export function parseSessionText(text: string): ParsedSessionText {
     if (end === -1) end = text.length;
     const line = text.slice(start, end);
     start = end + 1;
-    if (line.trim() === '') continue;
+    // A record line starts with `{`; only other lines need the (allocating) blank-line check.
+    if (line.charCodeAt(0) !== 0x7b && line.trim() === '') continue;
     let json: unknown;
     try {
       json = JSON.parse(line);

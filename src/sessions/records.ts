@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fastMessageRecord, fastSetRecord } from './record-fast-path.js';
 
 /**
  * Version of the fields this SDK adds to gemini-cli's session records. Written as `sdkFormat` on the metadata
@@ -166,10 +167,14 @@ export function classifyRecord(json: unknown): ClassifiedRecord | undefined {
     return parsed.success ? { kind: 'rewind', record: parsed.data } : undefined;
   }
   if (typeof json['id'] === 'string') {
+    const fast = fastMessageRecord(json);
+    if (fast !== undefined) return { kind: 'message', record: fast as MessageRecord };
     const parsed = MessageRecord.safeParse(json);
     return parsed.success ? { kind: 'message', record: parsed.data } : undefined;
   }
   if (isObject(json['$set'])) {
+    const fast = fastSetRecord(json);
+    if (fast !== undefined) return { kind: 'set', record: fast as SetRecord };
     const parsed = SetRecord.safeParse(json);
     return parsed.success ? { kind: 'set', record: parsed.data } : undefined;
   }
