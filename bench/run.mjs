@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: runs the benchmark scenarios P1–P9 against the built package and writes bench/results.json
+ * `npm run bench`: runs the benchmark scenarios P1–P9 and PG against the built package and writes bench/results.json
  * and docs/benchmarks.md. Plain Node, no test runner.
  *
  *   node bench/run.mjs                 full run (writes both outputs)
@@ -22,7 +22,8 @@ const SCENARIOS = {
   P4: './scenarios/p4-persistence.mjs',
   P5: './scenarios/p5-concurrency.mjs',
   P6: './scenarios/p6-parallel-tools.mjs',
-  P7: './scenarios/p7-postgres.mjs',
+  P7: './scenarios/p7-vercel-ai.mjs',
+  PG: './scenarios/pg-postgres.mjs',
   P8: './scenarios/p8-hooks.mjs',
   P9: './scenarios/p9-mcp.mjs',
 };

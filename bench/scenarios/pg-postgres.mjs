@@ -1,5 +1,5 @@
 /**
- * P7 sessions in PostgreSQL (`gemini-agent-sdk/postgres`) against the file store, both durable (PostgreSQL with
+ * PG sessions in PostgreSQL (`gemini-agent-sdk/postgres`) against the file store, both durable (PostgreSQL with
  * its default fsync and synchronous commit, the file store with fdatasync per append), on a cluster this
  * scenario starts in a temp dir (scripts/pg-cluster.mjs; PG_URL uses an existing server instead):
  * - appends/s and the cost of one append at ~10, ~1,000 and ~10,000 messages, through the agent's persistence seam;
@@ -15,7 +15,7 @@ import { ROOT, distHas, tempDir } from '../lib/env.mjs';
 import { fmt, median, round, summarize } from '../lib/stats.mjs';
 import { startPostgres } from '../../scripts/pg-cluster.mjs';
 
-export const id = 'P7';
+export const id = 'PG';
 export const title = 'Sessions in PostgreSQL vs the file store';
 const GOAL =
   'Postgres append cost flat from 10 to 10,000 messages (≤ 1.5×); resume of 10,000 messages ≤ 3× the file store; 1,000 concurrent sessions over a pool of 10 with no error';
@@ -87,7 +87,7 @@ export async function run(ctx) {
     await pgStore.migrate();
     const pgp = sdk.createStorePersistence({ store: pgStore });
 
-    ctx.log('  P7: 10,000 appends on each store…');
+    ctx.log('  PG: 10,000 appends on each store…');
     const fileRun = await appendRun(file, cwd);
     const pgRun = await appendRun(pgp, cwd);
     const fileResume = [];
@@ -98,7 +98,7 @@ export async function run(ctx) {
     }
     await pgStore.close();
 
-    ctx.log(`  P7: ${CONCURRENT} concurrent sessions over a pool of 10…`);
+    ctx.log(`  PG: ${CONCURRENT} concurrent sessions over a pool of 10…`);
     const poolStore = new PostgresSessionStore({
       connectionString: server.url,
       schema: 'bench_pool',
