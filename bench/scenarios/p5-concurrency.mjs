@@ -12,8 +12,10 @@ import { fmt, mib, round, summarize } from '../lib/stats.mjs';
 
 export const id = 'P5';
 export const title = '1,000 concurrent sessions in one process';
-const GOAL = 'no errors; heap per idle session ≤ 64 KiB beyond its history';
-const COUNT = 1000;
+const GOAL = 'no errors; heap per idle session ≤ 16 KiB beyond its history';
+// 10,000 (the issue's count) ran over the 5-minute limit of a run on the loaded shared machine (file store, one
+// fsync-ed file per session); see bench/analysis.md.
+const COUNT = 1_000;
 
 /** @param {{ runs: (n: number) => number, log: (s: string) => void }} ctx */
 export async function run(ctx) {
@@ -75,7 +77,7 @@ export async function run(ctx) {
     goal: {
       figure: `${errors} errors; ${round(overhead.median, 1)} KiB heap per idle session beyond its history`,
       goal: GOAL,
-      met: errors === 0 && overhead.median <= 64,
+      met: errors === 0 && overhead.median <= 16,
     },
     details: { sessions: COUNT, errors, samples },
     table: {
