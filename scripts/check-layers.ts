@@ -38,6 +38,7 @@ export const LAYERS: readonly Layer[] = [
       'policy/',
       'tools/builtin/',
       'memory/',
+      'context/',
       'hooks/',
       'mcp/',
       'subagents/',

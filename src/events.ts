@@ -186,11 +186,32 @@ export interface ContextWindowOverflowInfo {
   remainingTokenCount: number;
 }
 
-/** Value of `chat_compressed`. */
+/**
+ * gemini-cli's `CompressionStatus` values: `COMPRESSED` (1, the only one a `chat_compressed` event carries),
+ * `COMPRESSION_FAILED_INFLATED_TOKEN_COUNT` (2: the summary was larger; later automatic compressions only truncate),
+ * `COMPRESSION_FAILED_TOKEN_COUNT_ERROR` (3), `COMPRESSION_FAILED_EMPTY_SUMMARY` (4), `NOOP` (5: nothing to do) and
+ * `CONTENT_TRUNCATED` (6: old tool outputs truncated, no summary).
+ */
+export const CompressionStatus = {
+  COMPRESSED: 1,
+  COMPRESSION_FAILED_INFLATED_TOKEN_COUNT: 2,
+  COMPRESSION_FAILED_TOKEN_COUNT_ERROR: 3,
+  COMPRESSION_FAILED_EMPTY_SUMMARY: 4,
+  NOOP: 5,
+  CONTENT_TRUNCATED: 6,
+} as const;
+
+/** One of the {@link CompressionStatus} values. */
+export type CompressionStatusValue = (typeof CompressionStatus)[keyof typeof CompressionStatus];
+
+/** Value of `chat_compressed` (and what `session.compress()` resolves with). */
 export interface ChatCompressedInfo {
+  /** The history's tokens before: the last model call's `promptTokenCount` (or the estimate without one). */
   originalTokenCount: number;
+  /** The estimated tokens of the new history. */
   newTokenCount: number;
-  compressionStatus: number;
+  /** A {@link CompressionStatus} value. */
+  compressionStatus: CompressionStatusValue;
 }
 
 /** Value of `tool_progress`: how far a running tool call got (MCP progress notifications, long tools). */

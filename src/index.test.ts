@@ -34,6 +34,7 @@ describe('public API', () => {
       'AgentMcp',
       'AuthType',
       'AuthenticationError',
+      'CompressionStatus',
       'ConfigurationError',
       'DEFAULT_MODEL',
       'DEFAULT_SETTINGS',

@@ -96,11 +96,13 @@ export type {
   ToolValidation,
 } from './core/agent-tool.js';
 
-export type { TokenUsage } from './core/usage.js';
+export type { TokenUsage, ContextWindowUsage } from './core/usage.js';
+export type { ContextOptions } from './agent/context-options.js';
 export type { ApprovalOutcome } from './loop/loop-types.js';
 
-export { GeminiEventType } from './events.js';
+export { GeminiEventType, CompressionStatus } from './events.js';
 export type {
+  CompressionStatusValue,
   GeminiEventTypeName,
   ServerGeminiStreamEvent,
   GeminiStreamEvent,

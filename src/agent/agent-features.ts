@@ -20,6 +20,10 @@ import { createAgentMcpFeature, effectiveMcpServers } from './agent-mcp-feature.
 import type { McpFeature } from '../mcp/mcp-feature.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { settingsPolicyFiles } from './agent-settings.js';
+import { createContextFeature } from '../context/context-feature.js';
+import type { ContextSettings } from './context-options.js';
+import { projectTempDir } from './session-preamble.js';
+import { geminiHome } from '../settings/settings-paths.js';
 
 /**
  * Priority (inside the `default` tier) of the rule that lets the `tools` option's tools run: below every rule that
@@ -171,7 +175,7 @@ async function featureSources(
  */
 export function createAgentFeatures(
   options: GeminiCliAgentOptions,
-  context: { cwd: string; logger: Logger; settings: LoadedSettings },
+  context: { cwd: string; logger: Logger; settings: LoadedSettings; context: ContextSettings },
 ): AgentFeatures {
   const merged = context.settings.merged;
   const skills = createSkillsFeature({
@@ -211,7 +215,15 @@ export function createAgentFeatures(
     servers: mcpServers,
     reservedToolNames: new Set(toolKinds.keys()),
   });
+  // First, so its tool interceptor is the outermost: it truncates the result every other feature handed back.
+  const contextFeature = createContextFeature({
+    truncateToolOutputThreshold: context.context.truncateToolOutputThreshold,
+    defaultTokenLimit: context.context.tokenLimit(options.model ?? ''),
+    projectTempDir: (cwd) => projectTempDir(geminiHome(), cwd),
+    logger: context.logger,
+  });
   const others: Feature[] = [
+    contextFeature,
     builtin,
     custom.feature,
     skills,

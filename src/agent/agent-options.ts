@@ -20,6 +20,7 @@ import type { SandboxFilesystem } from '../core/workspace-types.js';
 import type { SystemInstructions } from './instructions.js';
 import type { SystemPromptOption } from './system-prompt.js';
 import type { AgentSettingsOptions } from './agent-settings.js';
+import type { ContextOptions } from './context-options.js';
 
 /** Stop conditions and time limits. */
 export interface AgentLimits {
@@ -176,6 +177,8 @@ export interface GeminiCliAgentOptions {
   generationConfig?: Omit<GenerateContentConfig, 'systemInstruction' | 'tools' | 'abortSignal'>;
   /** Turn and time limits. */
   limits?: AgentLimits;
+  /** Context window upkeep: compression threshold, tool-output truncation, the token limit (docs/context.md). */
+  context?: ContextOptions;
   /**
    * Which tool calls run, ask or are refused: `{ mode, rules, files }` (see docs/policy.md). Default: gemini-cli's
    * headless defaults — read-only tools and the `tools` option's tools run; `write_file`, `replace`,

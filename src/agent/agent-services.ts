@@ -30,6 +30,7 @@ import {
 import { composeFeatures, type FeatureChains } from './feature-chains.js';
 import { validateInstructions, type SystemInstructions } from './instructions.js';
 import { OpenSessions } from './open-sessions.js';
+import { contextSettings, type ContextSettings } from './context-options.js';
 import { validateSystemPrompt, type SystemPromptOption } from './system-prompt.js';
 
 /** Default `limits.maxTurns`. */
@@ -91,6 +92,8 @@ export interface AgentServices {
   settings: LoadedSettings;
   /** A session's context files and `<session_context>`, loaded when it initializes. */
   loadPreamble(workspace: Workspace): Promise<SessionPreamble>;
+  /** The `context` option over the settings: compression threshold, truncation, token limit. */
+  context: ContextSettings;
 }
 
 /**
@@ -114,10 +117,12 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   });
   const merged = settings.merged;
   const authCache = new AuthCache();
+  const context = contextSettings(options.context, settings);
   const { features, skills, policy, mcp, hooks } = createAgentFeatures(options, {
     cwd,
     logger,
     settings,
+    context,
   });
   const modelName = agentModel(options, merged.model?.name);
   return {
@@ -162,6 +167,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     logger,
     cwd,
     settings,
+    context,
     loadPreamble: (workspace) =>
       loadSessionPreamble(
         {

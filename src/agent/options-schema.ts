@@ -12,6 +12,7 @@ import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, valueAt, type OptionIssue } from './option-issues.js';
 import { MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
+import { ContextOptionsSchema } from './context-options.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
 const GEMINI_FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
@@ -194,6 +195,7 @@ export const OPTION_SCHEMAS = {
     .optional(),
   generationConfig: GenerationConfigSchema,
   limits: LimitsSchema.optional(),
+  context: ContextOptionsSchema.optional(),
   policy: z.unknown().optional(),
   features: z.unknown().optional(),
   hooks: z.array(z.custom<object>(isSdkHook, 'expected a hook made with hook()')).optional(),
@@ -221,6 +223,7 @@ const AgentOptionsSchema = z.object(OPTION_SCHEMAS);
 const NESTED_SHAPES: Record<string, Record<string, unknown>> = {
   retry: RetrySchema.shape,
   limits: LimitsSchema.shape,
+  context: ContextOptionsSchema.shape,
 };
 
 function suggestion(key: string, known: readonly string[] = OPTION_NAMES): string {

@@ -4,7 +4,7 @@ import {
   type SessionContext,
   type SessionHandle,
 } from '../core/session-context.js';
-import { addUsage, type TokenUsage } from '../core/usage.js';
+import { addUsage, type ContextWindowUsage, type TokenUsage } from '../core/usage.js';
 import type { EventPump } from '../loop/event-pump.js';
 import type { LoopEnvironment } from '../loop/loop-types.js';
 import type { TurnControl } from '../loop/turn-control.js';
@@ -85,10 +85,28 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     logger: services.logger,
     onUsage: (usage) => {
       addUsage(parts.usage, usage);
-      if (usage?.promptTokenCount !== undefined) state.lastPromptTokens = usage.promptTokenCount;
+      // The model turn is not committed yet: the count is for the history as it is now.
+      if (usage?.promptTokenCount !== undefined)
+        state.context.calibrate(state.history.length, usage.promptTokenCount);
     },
-    lastPromptTokens: () => state.lastPromptTokens,
+    context: state.context,
+    tokenLimit: services.context.tokenLimit(parts.model.id),
     takeModelInfo: () => parts.model.takeAnnouncement(),
     pump: parts.pump,
+  };
+}
+
+/** `session.contextWindow`: the session's history against its model's context window. */
+export function contextWindowOf(
+  services: AgentServices,
+  state: SessionState,
+  model: string,
+): ContextWindowUsage {
+  return {
+    model,
+    tokenLimit: services.context.tokenLimit(model),
+    lastPromptTokenCount: state.context.lastCount,
+    estimatedTokens: state.context.estimate(state.history.view()),
+    compressionThreshold: services.context.compressionThreshold,
   };
 }

@@ -47,7 +47,7 @@ export interface SessionPreamble {
 }
 
 /** `~/.gemini/tmp/<project>`, without registering the project (the session store does that). */
-async function projectTempDir(home: string, cwd: string): Promise<string> {
+export async function projectTempDir(home: string, cwd: string): Promise<string> {
   const globalDir = join(home, '.gemini');
   const slug =
     (await new ProjectRegistry(globalDir).findShortId(cwd).catch(() => undefined)) ??

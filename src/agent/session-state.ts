@@ -4,6 +4,7 @@ import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import type { SessionLog } from '../core/session-log.js';
 import { SessionBusyError, SessionError } from '../errors.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
+import { ContextTracker } from '../loop/context-window.js';
 import { ConversationHistory } from '../loop/conversation-history.js';
 import type { LoopChains, LoopStart } from '../loop/loop-types.js';
 import type { SessionPause } from '../policy/approvals/session-pause.js';
@@ -32,8 +33,8 @@ export interface SessionState {
   disposes: FeatureDispose[];
   /** The session's context files and `<session_context>`. */
   preamble: SessionPreamble;
-  /** The last model call's `promptTokenCount` (for the context window check); unset before the first. */
-  lastPromptTokens?: number;
+  /** The context accounting of the history (calibrated by each model call's `promptTokenCount`). */
+  context: ContextTracker;
 }
 
 /** What {@link createSessionState} needs from the session. */
@@ -123,7 +124,15 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
     }
     const preamble = await services.loadPreamble(workspace);
     const callModel = services.chains.modelChain(model);
-    return { history, log, workspace, callModel, disposes, preamble };
+    return {
+      history,
+      log,
+      workspace,
+      callModel,
+      disposes,
+      preamble,
+      context: new ContextTracker(),
+    };
   } catch (error) {
     await runTeardowns(disposes, `Session ${session.id}`).catch((disposeError: unknown) =>
       services.logger.warn('feature teardown failed after a failed initialization', {

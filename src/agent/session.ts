@@ -4,7 +4,12 @@ import type { ApprovalMode } from '../core/policy-rule.js';
 import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import { answerText } from './answer-text.js';
 import type { SessionLog } from '../core/session-log.js';
-import { emptyUsage, subtractUsage, type TokenUsage } from '../core/usage.js';
+import {
+  emptyUsage,
+  subtractUsage,
+  type ContextWindowUsage,
+  type TokenUsage,
+} from '../core/usage.js';
 import { ConfigurationError, SessionError } from '../errors.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
@@ -16,10 +21,10 @@ import { noPendingApprovals, SessionPause } from '../policy/approvals/session-pa
 import type { ApprovalLogEntry, SessionPolicy } from '../policy/session-policy.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { AgentServices } from './agent-services.js';
-import { offeredTools } from './prepare-model-call.js';
+import { approvalsStart } from './session-approvals.js';
 import { toParts } from './prompt-parts.js';
 import type { SendResult } from './send-result.js';
-import { loopEnvironment, sessionContext } from './session-environment.js';
+import { contextWindowOf, loopEnvironment } from './session-environment.js';
 import {
   createSessionState,
   promptStart,
@@ -158,6 +163,11 @@ export class GeminiCliSession implements SessionHandle {
     return { ...this.totalUsage };
   }
 
+  /** The history against the model's context window: the last real count, the estimate now, the limit. */
+  get contextWindow(): ContextWindowUsage | undefined {
+    return this.state && contextWindowOf(this.services, this.state, this.chosenModel.id);
+  }
+
   /** A copy of the conversation so far (empty before initialization of a new session). */
   getHistory(): Content[] {
     return this.state?.history.snapshot() ?? structuredClone(this.preopenedLog?.history ?? []);
@@ -214,30 +224,14 @@ export class GeminiCliSession implements SessionHandle {
     signal?: AbortSignal,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     if (!this.pause.waiting) throw noPendingApprovals();
-    yield* this.run(signal, undefined, async (state) => {
-      const resolution = await this.pause.resolve({
+    yield* this.run(signal, undefined, (state) =>
+      approvalsStart(
+        { session: this, services: this.services, pause: this.pause, policy: this.policy },
+        state,
         decisions,
-        history: state.history.view(),
-        loadTools: () =>
-          offeredTools(
-            this.services,
-            sessionContext(this, state, signal ?? new AbortController().signal),
-          ),
-        log: state.log,
-        sessionId: this.id,
-        now: new Date(),
-        approvalTtlMs: this.services.approvalTtlMs,
-      });
-      for (const v of resolution.verdicts) {
-        if (v.undecided) this.policy.logResolutions([v.request], []);
-        else await this.policy.recordDecision(v.request, v.decision, v.message, v.scope);
-      }
-      const events = resolution.denied.map((value): ServerGeminiStreamEvent => ({
-        type: 'tool_call_response',
-        value,
-      }));
-      return { start: resolution.start, events };
-    });
+        signal,
+      ),
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Content, Part } from '@google/genai';
 import type { ServerGeminiStreamEvent } from '../events.js';
-import type { TokenUsage } from './usage.js';
+import type { ContextWindowUsage, TokenUsage } from './usage.js';
 import type { SandboxFilesystem, SandboxShell } from './workspace-types.js';
 
 /**
@@ -25,6 +25,8 @@ export interface SessionHandle {
   readonly streaming: boolean;
   /** Cumulative token usage of this session object's model calls. */
   readonly usage: TokenUsage;
+  /** The history against the model's context window (undefined before the session initialized). */
+  readonly contextWindow?: ContextWindowUsage | undefined;
   /** Prepares the session (done lazily by the first `sendStream`). */
   initialize(signal?: AbortSignal): Promise<void>;
   /** Sends a prompt and streams the agent's events (see `GeminiCliSession.sendStream`). */

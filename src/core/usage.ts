@@ -48,3 +48,17 @@ export function addUsage(
   total.totalTokenCount += usage.totalTokenCount ?? 0;
   return total;
 }
+
+/** Where a session's history stands against the model's context window (`session.contextWindow`). */
+export interface ContextWindowUsage {
+  /** The model the figures are for. */
+  model: string;
+  /** The model's context window in tokens. */
+  tokenLimit: number;
+  /** The last model call's `promptTokenCount` for this history (undefined before one, or after compression). */
+  lastPromptTokenCount: number | undefined;
+  /** The tokens the history takes now: the last count plus the local estimate of what was added since. */
+  estimatedTokens: number;
+  /** The fraction of `tokenLimit` at which the history is compressed automatically; undefined when never. */
+  compressionThreshold: number | undefined;
+}

@@ -1,5 +1,9 @@
 import type { FunctionCall, GenerateContentParameters } from '@google/genai';
-import type { ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
+import {
+  CompressionStatus,
+  type ServerGeminiStreamEvent,
+  type ToolCallResponseInfo,
+} from '../events.js';
 import { linkedAbortController } from '../core/abort.js';
 import { cancelledResponse, errorResponse } from '../tools/tool-response.js';
 import { runToolCalls } from '../tools/tool-scheduler.js';
@@ -8,7 +12,7 @@ import type { LoopEnvironment, LoopOutcome, LoopStart, PausedTurn } from './loop
 import { InvalidStreamError } from '../errors.js';
 import { callModel, errorEventValue } from './model-call.js';
 import { commitInterrupted, endsWithToolResults } from './interrupted-turn.js';
-import { contextOverflow } from './context-window.js';
+import { contextOverflow, pendingOverflow } from './context-window.js';
 import { buildRequestContents, withContextParts } from './request-contents.js';
 import { abandonedResponses, commitToolResults, resolvePausedTurn } from './tool-turn.js';
 
@@ -33,11 +37,12 @@ export async function* runAgentLoop(
   let paused = false;
   try {
     if (start.kind === 'prompt') {
+      yield* compressIfNeeded(env, abort);
       // gemini-cli's check: a prompt that cannot fit is neither sent nor stored.
       const overflow = contextOverflow(
-        env.modelName,
+        env.tokenLimit,
         start.parts,
-        env.lastPromptTokens(),
+        env.context,
         env.history.view(),
       );
       if (overflow !== undefined) {
@@ -73,6 +78,15 @@ export async function* runAgentLoop(
         return { kind: 'cancelled' };
       }
       if (env.control.stopped) return { kind: 'stopped' };
+      if (turn > 1 || start.kind === 'approvals') {
+        // Tool results were added since the last model call: compress, then check they fit (no 400 from the API).
+        yield* compressIfNeeded(env, abort);
+        const overflow = pendingOverflow(env.tokenLimit, env.context, env.history.view());
+        if (overflow !== undefined) {
+          yield { type: 'context_window_will_overflow', value: overflow };
+          return { kind: 'context_overflow' };
+        }
+      }
       const ctx = env.contextFor(abort);
       const prepared = await env.prepare(ctx);
       const modelInfo = env.takeModelInfo();
@@ -188,6 +202,18 @@ export async function* runAgentLoop(
       // The consumer stopped iterating or something threw mid-turn: answer whatever is still open.
       for await (const _ of closeOpenCalls(env)) void _;
     }
+  }
+}
+
+/** gemini-cli's compression before a model call; yields `chat_compressed` when the history was compressed. */
+async function* compressIfNeeded(
+  env: LoopEnvironment,
+  signal: AbortSignal,
+): AsyncGenerator<ServerGeminiStreamEvent, void> {
+  if (env.compress === undefined || signal.aborted) return;
+  const info = yield* env.pump.pump(env.compress(env.contextFor(signal), signal));
+  if (info?.compressionStatus === CompressionStatus.COMPRESSED) {
+    yield { type: 'chat_compressed', value: info };
   }
 }
 

@@ -1,6 +1,5 @@
 import type { Content, Part } from '@google/genai';
 import type { ContextWindowOverflowInfo } from '../events.js';
-import { tokenLimit } from '../model/models.js';
 
 /** gemini-cli's token heuristics (`tokenCalculation.ts`): ~4 ASCII characters a token, 1.5 tokens a non-ASCII one. */
 const CHARS_PER_TOKEN = 4;
@@ -55,20 +54,94 @@ function mediaTokens(part: Part): number | undefined {
 
 /**
  * gemini-cli's check before a prompt is sent: the prompt's estimated tokens against what the model's window has
- * left after the last request (its `promptTokenCount`; before any call in this process, an estimate of the stored
- * history, as gemini-cli starts a resumed chat). Returns the `context_window_will_overflow` value when it does not
- * fit, undefined when it does.
+ * left after the last request (its `promptTokenCount`; before any call in this process, the estimate of the
+ * history, as gemini-cli starts a resumed chat). Returns the `context_window_will_overflow` value (gemini-cli's
+ * figures) when it does not fit, undefined when it does.
  */
 export function contextOverflow(
-  model: string,
+  limit: number,
   prompt: readonly Part[],
-  lastPromptTokens: number | undefined,
+  context: ContextTracker,
   history: readonly Content[],
 ): ContextWindowOverflowInfo | undefined {
-  const used = lastPromptTokens ?? estimateTokens(history.flatMap((c) => c.parts ?? []));
-  const remainingTokenCount = tokenLimit(model) - used;
+  const remainingTokenCount = limit - (context.lastCount ?? context.estimate(history));
   const estimatedRequestTokenCount = estimateTokens(prompt);
   return estimatedRequestTokenCount > remainingTokenCount
     ? { estimatedRequestTokenCount, remainingTokenCount }
     : undefined;
+}
+
+/**
+ * The same check before a model call inside a turn (the history ends with tool results): what was added since the
+ * last model call against what the window had left then. Undefined when the request fits.
+ */
+export function pendingOverflow(
+  limit: number,
+  context: ContextTracker,
+  history: readonly Content[],
+): ContextWindowOverflowInfo | undefined {
+  const used = context.estimate(history);
+  if (used <= limit) return undefined;
+  const pending = context.sinceCount(history);
+  return { estimatedRequestTokenCount: pending, remainingTokenCount: limit - (used - pending) };
+}
+
+/**
+ * A session's context accounting: the tokens its history takes, counted locally and calibrated by the model's own
+ * count. Each model call's `promptTokenCount` is recorded with the history length it was sent with; the estimate
+ * of the history is then that count plus the local estimate of what was added since. Without a count (a resumed or
+ * compressed history, a provider without usage) the whole history is estimated once and the sum kept, so every
+ * estimate costs only the turns added since the last one, however long the session grows.
+ */
+export class ContextTracker {
+  private counted: { length: number; tokens: number } | undefined;
+  private summed = { length: 0, tokens: 0 };
+  private source: readonly Content[] | undefined;
+
+  /** The model's count for a request sent with the first `historyLength` turns. */
+  calibrate(historyLength: number, promptTokens: number): void {
+    this.counted = { length: historyLength, tokens: promptTokens };
+  }
+
+  /** The history was replaced (compression): forget the counts; `tokens` is the new estimate, if known. */
+  reset(tokens?: number, historyLength = 0): void {
+    this.counted = tokens === undefined ? undefined : { length: historyLength, tokens };
+    this.summed = { length: 0, tokens: 0 };
+    this.source = undefined;
+  }
+
+  /** The last real count (`promptTokenCount`), if this history had one. */
+  get lastCount(): number | undefined {
+    return this.counted?.tokens;
+  }
+
+  /** The tokens `history` takes: the last count plus the estimate of the turns after it (see the class). */
+  estimate(history: readonly Content[]): number {
+    const counted = this.counted;
+    if (counted !== undefined && counted.length <= history.length) {
+      return counted.tokens + estimateContents(history, counted.length);
+    }
+    if (this.source !== history || this.summed.length > history.length) {
+      this.source = history;
+      this.summed = { length: 0, tokens: 0 };
+    }
+    this.summed = {
+      length: history.length,
+      tokens: this.summed.tokens + estimateContents(history, this.summed.length),
+    };
+    return this.summed.tokens;
+  }
+
+  /** The tokens of the turns added since the last count (all of them without one). */
+  sinceCount(history: readonly Content[]): number {
+    const from =
+      this.counted !== undefined && this.counted.length <= history.length ? this.counted.length : 0;
+    return estimateContents(history, from);
+  }
+}
+
+function estimateContents(history: readonly Content[], from: number): number {
+  let tokens = 0;
+  for (let i = from; i < history.length; i++) tokens += estimateTokens(history[i]?.parts ?? []);
+  return tokens;
 }

@@ -14,8 +14,10 @@ import type {
 import type { SessionContext } from '../core/session-context.js';
 import type { SessionLogEntry } from '../core/session-log.js';
 import type { Logger } from '../logger.js';
+import type { ChatCompressedInfo } from '../events.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
+import type { ContextTracker } from './context-window.js';
 import type { ConversationHistory } from './conversation-history.js';
 import type { EventPump } from './event-pump.js';
 import type { TurnControl } from './turn-control.js';
@@ -91,8 +93,15 @@ export interface LoopEnvironment {
   logger: Logger;
   /** Receives each model call's usage metadata. */
   onUsage(usage: GenerateContentResponseUsageMetadata | undefined): void;
-  /** The last model call's `promptTokenCount` in this session, undefined before the first (or without usage). */
-  lastPromptTokens(): number | undefined;
+  /** The history's context accounting (the last `promptTokenCount` and the estimate since). */
+  context: ContextTracker;
+  /** The model's context window in tokens (gemini-cli's `tokenLimit`, or the `context.tokenLimit` option). */
+  tokenLimit: number;
+  /**
+   * Compresses the history when it outgrew its threshold (gemini-cli's `tryCompressChat`, before each model call);
+   * resolves with the outcome, or undefined when nothing was tried.
+   */
+  compress?(ctx: SessionContext, signal: AbortSignal): Promise<ChatCompressedInfo | undefined>;
   /** Returns the model id once per session (for `model_info`), then undefined. */
   takeModelInfo(): string | undefined;
   /** Where work running during the loop (retries, gates, tools) emits events. */
