@@ -45,6 +45,8 @@ export const LAYERS: readonly Layer[] = [
       'telemetry/',
     ],
   },
+  // Bundles of features (an extension brings skills, hooks, MCP servers, policies and context together).
+  { name: 'bundles', members: ['extensions/'] },
   { name: 'agent', members: ['agent/'] },
   // Protocol servers built on the agent that the root entry exports (loading their protocol SDK lazily).
   { name: 'servers', members: ['acp/'] },

@@ -210,6 +210,15 @@ export type { SkillDefinition, SkillInfo, SkillSource } from './skills/skill-def
 export type { SkillApprovalDetails } from './skills/activate-skill-tool.js';
 export type { SkillDiscoveryTiers } from './skills/skill-discovery.js';
 
+export { extension, extensionDir } from './extensions/extension.js';
+export type {
+  Extension,
+  ExtensionOptions,
+  ExtensionDirReference,
+  ExtensionReference,
+} from './extensions/extension.js';
+export { ExtensionError } from './extensions/extension-manifest.js';
+
 export type {
   PolicyCall,
   PolicyCheckContext,

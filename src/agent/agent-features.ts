@@ -24,6 +24,7 @@ import { createContextFeature } from '../context/context-feature.js';
 import type { ContextSettings } from './context-options.js';
 import { projectTempDir } from './session-preamble.js';
 import { geminiHome } from '../settings/settings-paths.js';
+import { createAgentExtensions, type AgentExtensions } from './agent-extensions.js';
 
 /**
  * Priority (inside the `default` tier) of the rule that lets the `tools` option's tools run: below every rule that
@@ -42,6 +43,8 @@ export interface AgentFeatures {
   mcp: McpFeature;
   /** The hooks (`agent.hooks()`); in `features` only when some hook is registered. */
   hooks: HooksFeature;
+  /** The extensions (`agent.extensions()`), and the context files they add. */
+  extensions: AgentExtensions;
 }
 
 const FEATURE_PARTS = [
@@ -177,10 +180,19 @@ export function createAgentFeatures(
   options: GeminiCliAgentOptions,
   context: { cwd: string; logger: Logger; settings: LoadedSettings; context: ContextSettings },
 ): AgentFeatures {
-  const merged = context.settings.merged;
+  const extensions = createAgentExtensions(options, context);
+  const excluded = [...(context.settings.merged.tools?.exclude ?? []), ...extensions.excludeTools];
+  const merged =
+    extensions.excludeTools.length === 0
+      ? context.settings.merged
+      : {
+          ...context.settings.merged,
+          tools: { ...context.settings.merged.tools, exclude: excluded },
+        };
   const skills = createSkillsFeature({
     cwd: context.cwd,
     references: validateSkillReferences(options.skills),
+    extensions: extensions.skills,
     ...(options.skillDiscovery === undefined ? {} : { discovery: options.skillDiscovery }),
     trusted: context.settings.trust.trusted,
     logger: context.logger,
@@ -201,15 +213,25 @@ export function createAgentFeatures(
     cwd: context.cwd,
     logger: context.logger,
     ...(options.onHookRun ? { onHookRun: options.onHookRun } : {}),
+    extensionHooks: extensions.hooks,
   });
-  const given = validateFeatures(options.features);
+  const given = [
+    ...(extensions.feature ? [extensions.feature] : []),
+    ...validateFeatures(extensions.features),
+    ...validateFeatures(options.features),
+  ];
   const toolKinds = new Map<string, string>();
   for (const feature of [builtin, custom.feature, skills, ...given]) {
     if (!Array.isArray(feature.tools)) continue;
     for (const t of toAgentTools(feature.tools)) toolKinds.set(t.name, t.kind);
   }
   toolKinds.set(ACTIVATE_SKILL_TOOL_NAME, 'other');
-  const mcpServers = effectiveMcpServers(options, context.settings, context.cwd);
+  const mcpServers = effectiveMcpServers(
+    options,
+    context.settings,
+    context.cwd,
+    extensions.mcpServers,
+  );
   const mcp = createAgentMcpFeature(options, {
     ...context,
     servers: mcpServers,
@@ -252,5 +274,5 @@ export function createAgentFeatures(
       feature.approvalRequested === undefined ? [] : [feature.approvalRequested.bind(feature)],
     ),
   });
-  return { features: [...others, policy], skills, policy, mcp, hooks };
+  return { features: [...others, policy], skills, policy, mcp, hooks, extensions };
 }

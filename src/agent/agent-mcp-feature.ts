@@ -13,14 +13,15 @@ function strings(value: unknown): string[] | undefined {
 }
 
 /**
- * The MCP servers an agent runs: `mcpServers` from the settings, then the `mcpServers` option (a server of the
- * same name replaces the settings' entry, as a later settings file does). Relative stdio `cwd`s are resolved
+ * The MCP servers an agent runs: the active extensions' servers, `mcpServers` from the settings, then the
+ * `mcpServers` option (a server of the same name replaces the earlier entry, as a later settings file does). Relative stdio `cwd`s are resolved
  * against the agent's `cwd`.
  */
 export function effectiveMcpServers(
   options: GeminiCliAgentOptions,
   settings: LoadedSettings,
   cwd: string,
+  extensionServers: Readonly<Record<string, McpServerConfig>> = {},
 ): Record<string, McpServerConfig> {
   const servers: Record<string, McpServerConfig> = {};
   const add = (entries: Record<string, McpServerConfig> | undefined) => {
@@ -33,6 +34,7 @@ export function effectiveMcpServers(
       });
     }
   };
+  add(extensionServers as Record<string, McpServerConfig>);
   add(settings.merged.mcpServers as Record<string, McpServerConfig> | undefined);
   add(options.mcpServers);
   return servers;

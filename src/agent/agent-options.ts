@@ -1,3 +1,4 @@
+import type { ExtensionReference } from '../extensions/extension.js';
 import type { GenerateContentConfig } from '@google/genai';
 import type { Logger } from '../logger.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
@@ -78,6 +79,22 @@ export interface GeminiCliAgentOptions {
   settingsHooks?: boolean;
   /** Called with a record of every hook run: event, name, source, duration, success, error, dropped fields. */
   onHookRun?: (record: HookRunRecord) => void;
+  /**
+   * Extensions: bundles made with `extension({ ... })` and gemini-cli extension folders referenced with
+   * `extensionDir(path)`. They add context, tools, skills, hooks, MCP servers, excluded tools and policy rules (see
+   * docs/extensions.md).
+   */
+  extensions?: ExtensionReference[];
+  /**
+   * Also load the extensions installed in `~/.gemini/extensions` (gemini-cli's discovery, with its enablement file
+   * and `admin.extensions.enabled`). Default `true` when settings are read, `false` with `settings: false`.
+   */
+  extensionDiscovery?: boolean;
+  /**
+   * Only these extension folders run (names, case-insensitive; gemini-cli's `-e`); `['none']` runs none. Extensions
+   * given in code with `extension()` always run. Default: all that the enablement file enables here.
+   */
+  enabledExtensions?: string[];
   /** Skill folders made with `skillDir(path)`: a folder holding SKILL.md, or a root of such folders. */
   skills?: SkillReference[];
   /**

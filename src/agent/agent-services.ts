@@ -118,7 +118,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   const merged = settings.merged;
   const authCache = new AuthCache();
   const context = contextSettings(options.context, settings);
-  const { features, skills, policy, mcp, hooks } = createAgentFeatures(options, {
+  const { features, skills, policy, mcp, hooks, extensions } = createAgentFeatures(options, {
     cwd,
     logger,
     settings,
@@ -179,6 +179,8 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
           importFormat: merged.context?.importFormat,
           includeDirectoryTree: merged.context?.includeDirectoryTree,
           home: geminiHome(),
+          extensionFiles: extensions.contextFiles,
+          extensionTexts: extensions.contextTexts,
         },
         workspace,
         logger,

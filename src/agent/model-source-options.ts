@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_TYPES, type AuthType } from '../model/auth/auth-type.js';
+import { isExtensionReference } from '../extensions/extension.js';
 
 /** The schemas of the options that choose how the model is reached: `authType` and `provider`. */
 export const MODEL_SOURCE_OPTION_SCHEMAS = {
@@ -19,3 +20,21 @@ export const MODEL_SOURCE_OPTION_SCHEMAS = {
     )
     .optional(),
 } satisfies Record<string, z.ZodType>;
+
+/** The schemas of the extension options: `extensions`, `extensionDiscovery`, `enabledExtensions`. */
+export const EXTENSION_OPTION_SCHEMAS = {
+  extensions: z
+    .array(
+      z.custom((value) => isExtensionReference(value), {
+        error: 'expected an extension made with extension({ name, ... }) or extensionDir(path)',
+      }),
+      { error: 'expected an array of extension(...) and extensionDir(path) values' },
+    )
+    .optional(),
+  extensionDiscovery: z.boolean({ error: 'expected true or false' }).optional(),
+  enabledExtensions: z
+    .array(z.string().trim().min(1, { error: 'expected an extension name' }), {
+      error: 'expected an array of extension names',
+    })
+    .optional(),
+};

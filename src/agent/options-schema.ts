@@ -11,7 +11,7 @@ import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, valueAt, type OptionIssue } from './option-issues.js';
-import { MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
+import { EXTENSION_OPTION_SCHEMAS, MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
 import { ContextOptionsSchema } from './context-options.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
@@ -180,6 +180,7 @@ export const OPTION_SCHEMAS = {
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),
   ...MODEL_SOURCE_OPTION_SCHEMAS,
+  ...EXTENSION_OPTION_SCHEMAS,
   apiKey: nonEmptyStr().optional(),
   baseUrl: str()
     .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), { error: 'expected an http(s) URL' })

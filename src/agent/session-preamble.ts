@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import {
   contextFileNames,
   loadMemory,
+  readContextFiles,
   renderContextFiles,
   type LoadedMemory,
 } from '../memory/context-files.js';
@@ -32,6 +33,10 @@ export interface PreambleConfig {
   includeDirectoryTree: boolean | undefined;
   /** Holds `.gemini/`. */
   home: string;
+  /** Context files of the active extensions (absolute, in order): `<extension_context>`. */
+  extensionFiles?: readonly string[];
+  /** Context text of extensions given in code, rendered like files after them. */
+  extensionTexts?: ReadonlyArray<{ label: string; text: string }>;
 }
 
 /** What one session starts with, computed once when it initializes. */
@@ -79,6 +84,16 @@ export async function loadSessionPreamble(
         logger,
       })
     : { global: [], project: [], userProject: [] };
+  // Extensions are opted into on their own (the extensions option, discovery): `memory: false` keeps them.
+  const extensionFiles = [
+    ...(await readContextFiles(config.extensionFiles ?? [], {
+      ...(config.boundaryMarkers ? { boundaryMarkers: config.boundaryMarkers } : {}),
+      ...(config.importFormat ? { importFormat: config.importFormat } : {}),
+      logger,
+    })),
+    ...(config.extensionTexts ?? []).map((t) => ({ path: t.label, content: t.text })),
+  ];
+  const extensionMemory = renderContextFiles(extensionFiles);
   const contextParts: Part[] = [];
   if (config.sessionContext) {
     const text = await buildSessionContextText({
@@ -87,6 +102,7 @@ export async function loadSessionPreamble(
       ...(config.includeDirectoryTree === undefined
         ? {}
         : { includeDirectoryTree: config.includeDirectoryTree }),
+      extensionMemory,
       projectMemory: renderContextFiles(files.project),
     });
     contextParts.push({ text });
@@ -96,7 +112,9 @@ export async function loadSessionPreamble(
       global: renderContextFiles(files.global),
       userProjectMemory: renderContextFiles(files.userProject),
       // Without a <session_context> the workspace's files would be lost: they join the system prompt instead.
-      ...(config.sessionContext ? {} : { project: renderContextFiles(files.project) }),
+      ...(config.sessionContext
+        ? {}
+        : { extension: extensionMemory, project: renderContextFiles(files.project) }),
     },
     contextParts,
     files,

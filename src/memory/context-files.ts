@@ -137,25 +137,12 @@ export async function loadMemory(options: LoadMemoryOptions): Promise<LoadedMemo
       ? [index]
       : await existing(names.map((n) => join(options.projectMemoryDir as string, n)));
   }
-  const read = async (paths: string[]): Promise<ContextFile[]> => {
-    const files: ContextFile[] = [];
-    for (const path of paths) {
-      try {
-        const text = await readFile(path, 'utf8');
-        const format = options.importFormat ?? 'tree';
-        files.push({
-          path,
-          content: await expandImports(text, path, { format, boundaryMarkers: markers, logger }),
-        });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EISDIR') continue;
-        logger.warn(`Could not read context file ${path}: ${(error as Error).message}`, {
-          file: path,
-        });
-      }
-    }
-    return files;
-  };
+  const read = (paths: string[]): Promise<ContextFile[]> =>
+    readContextFiles(paths, {
+      boundaryMarkers: markers,
+      ...(options.importFormat ? { importFormat: options.importFormat } : {}),
+      logger,
+    });
   return {
     global: await read(globalPaths),
     project: await read(projectPaths),
@@ -198,4 +185,33 @@ export function renderContextFiles(files: readonly ContextFile[]): string {
         `--- Context from: ${file.path} ---\n${text}\n--- End of Context from: ${file.path} ---`,
     )
     .join('\n\n');
+}
+
+/**
+ * Reads context files in order, with their `@path` imports expanded; a folder is skipped, an unreadable file is
+ * skipped with a warning.
+ */
+export async function readContextFiles(
+  paths: readonly string[],
+  options: { boundaryMarkers?: readonly string[]; importFormat?: ImportFormat; logger?: Logger },
+): Promise<ContextFile[]> {
+  const logger = options.logger ?? silentLogger;
+  const markers = options.boundaryMarkers ?? ['.git'];
+  const files: ContextFile[] = [];
+  for (const path of paths) {
+    try {
+      const text = await readFile(path, 'utf8');
+      const format = options.importFormat ?? 'tree';
+      files.push({
+        path,
+        content: await expandImports(text, path, { format, boundaryMarkers: markers, logger }),
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EISDIR') continue;
+      logger.warn(`Could not read context file ${path}: ${(error as Error).message}`, {
+        file: path,
+      });
+    }
+  }
+  return files;
 }

@@ -12,6 +12,11 @@ export interface ExtensionSkills {
   name: string;
   /** Its skill directories, e.g. `[skillDir('<extension>/skills')]`. */
   skills: readonly SkillReference[];
+  /**
+   * Applied to each loaded skill's name, description, body and location (an extension folder substitutes
+   * `${extensionPath}`, its settings values, … as gemini-cli hydrates extension skills).
+   */
+  hydrate?: (text: string) => string;
 }
 
 /** Which file-system tiers {@link discoverSkills} scans besides the explicit references. */
@@ -70,6 +75,7 @@ interface Tier {
   followSymlinks: boolean;
   isBuiltin?: boolean;
   extensionName?: string;
+  hydrate?: (text: string) => string;
 }
 
 /**
@@ -96,7 +102,10 @@ export async function discoverSkills(options: SkillDiscoveryOptions): Promise<Sk
   };
   explicit('builtin', options.builtin, { isBuiltin: true });
   for (const extension of options.extensions ?? []) {
-    explicit('extension', extension.skills, { extensionName: extension.name });
+    explicit('extension', extension.skills, {
+      extensionName: extension.name,
+      ...(extension.hydrate ? { hydrate: extension.hydrate } : {}),
+    });
   }
 
   const discovery = options.discovery ?? true;
@@ -133,7 +142,17 @@ export async function discoverSkills(options: SkillDiscoveryOptions): Promise<Sk
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     if (skills.length === 0 && tier.explicit) reportEmpty(tier.dir, logger);
-    for (const skill of skills) {
+    const hydrate = tier.hydrate;
+    const tierSkills = hydrate
+      ? skills.map((s) => ({
+          ...s,
+          name: hydrate(s.name),
+          description: hydrate(s.description),
+          body: hydrate(s.body),
+          location: hydrate(s.location),
+        }))
+      : skills;
+    for (const skill of tierSkills) {
       const previous = byName.get(skill.name);
       if (previous && previous.location !== skill.location) {
         const message = `Skill conflict detected: "${skill.name}" from "${skill.location}" is overriding the same skill from "${previous.location}".`;

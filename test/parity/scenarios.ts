@@ -44,6 +44,87 @@ const HOOKS_ON_EVERY_EVENT = Object.fromEntries(
 const HOOK_LOG_SCRIPT =
   '#!/usr/bin/env bash\n# Logs each hook input (one JSON line per event) and answers like a small gemini-cli setup would.\ninput=$(cat)\nevent=$(echo "$input" | jq -r \'.hook_event_name\')\nmkdir -p "$GEMINI_PROJECT_DIR/.hook-log"\necho "$input" | jq -c \'{keys: (keys), tool_name, tool_input, prompt, source, reason, trigger, stop_hook_active, prompt_response, cwd_is_project: (.cwd == env.GEMINI_PROJECT_DIR), session_env: (.session_id == env.GEMINI_SESSION_ID), transcript: (.transcript_path | test("\\\\.jsonl?$")), tool_response_keys: (.tool_response | if . then keys else null end), model: .llm_request.model, messages: (.llm_request.messages | if . then length else null end), response_text: .llm_response.text}\' >> "$GEMINI_PROJECT_DIR/.hook-log/$event.jsonl"\ncase "$event" in\n  BeforeTool)\n    if echo "$input" | jq -e \'.tool_input.content // "" | test("password")\' > /dev/null; then\n      echo \'{"decision":"deny","reason":"Potential secret detected","systemMessage":"secret blocked"}\'\n    elif echo "$input" | jq -e \'.tool_input.command // "" | startswith("rm ")\' > /dev/null; then\n      echo "rm is not allowed in this project" >&2\n      exit 2\n    else\n      echo \'{"decision":"allow"}\'\n    fi ;;\n  AfterTool) echo "$input" | jq -c \'{hookSpecificOutput: {additionalContext: ("checked " + .tool_name)}}\' ;;\n  BeforeAgent) echo \'{"hookSpecificOutput":{"additionalContext":"branch: main"}}\' ;;\n  SessionStart) echo \'{"systemMessage":"Loaded project context","hookSpecificOutput":{"additionalContext":"Project: demo"}}\' ;;\n  *) echo \'{}\' ;;\nesac\n';
 
+/** A dependency-free stdio MCP server (newline-delimited JSON-RPC) with one tool, `echo`. */
+const TINY_MCP_SERVER = `import { createInterface } from 'node:readline';
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method === 'initialize')
+    send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1.0.0' } } });
+  else if (msg.method === 'tools/list')
+    send({ jsonrpc: '2.0', id: msg.id, result: { tools: [{ name: 'echo', description: 'Echoes text back, with the greeting from the environment.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] } });
+  else if (msg.method === 'tools/call')
+    send({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: (process.env.EXT_GREETING ?? 'none') + ': ' + msg.params.arguments.text }] } });
+  else send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'not found' } });
+});
+`;
+
+/** A command hook script (node, no dependencies) that logs what it got, and the extension setting it sees. */
+const EXT_HOOK_SCRIPT = `import { appendFileSync } from 'node:fs';
+let input = '';
+process.stdin.on('data', (d) => (input += d)).on('end', () => {
+  const event = JSON.parse(input);
+  appendFileSync(process.argv[2], JSON.stringify({ event: event.hook_event_name, tool: event.tool_name ?? null, greeting: process.env.EXT_GREETING ?? null }) + '\\n');
+  process.stdout.write('{}');
+});
+`;
+
+/** An extension written for gemini-cli 0.61 with one of each part: MCP server, context, skill, hook, policy, agent. */
+const FULL_EXTENSION = {
+  'home/.gemini/extensions/ext-full/gemini-extension.json': {
+    name: 'ext-full',
+    version: '1.2.0',
+    description: 'One of each extension part.',
+    mcpServers: {
+      tiny: { command: 'node', args: ['${extensionPath}${/}server.mjs'], trust: true },
+    },
+    excludeTools: ['google_web_search'],
+    settings: [{ name: 'Greeting', description: 'How to greet.', envVar: 'EXT_GREETING' }],
+  },
+  'home/.gemini/extensions/ext-full/.env': 'EXT_GREETING=hola\n',
+  'home/.gemini/extensions/ext-full/server.mjs': TINY_MCP_SERVER,
+  'home/.gemini/extensions/ext-full/GEMINI.md':
+    'Extension rule: sign every answer with "-- ext".\n',
+  'home/.gemini/extensions/ext-full/skills/greeter/SKILL.md':
+    '---\nname: greeter\ndescription: Greets in ${EXT_GREETING} style.\n---\nRun ${extensionPath}${/}greet.sh to greet.\n',
+  'home/.gemini/extensions/ext-full/hooks/hooks.json': {
+    hooks: {
+      BeforeTool: [
+        {
+          matcher: '.*',
+          hooks: [
+            {
+              type: 'command',
+              name: 'ext-log',
+              command:
+                'node ${extensionPath}${/}hooks${/}log.mjs ${workspacePath}${/}ext-hook.jsonl',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  'home/.gemini/extensions/ext-full/hooks/log.mjs': EXT_HOOK_SCRIPT,
+  'home/.gemini/extensions/ext-full/policies/policies.toml':
+    '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "rm"\ndecision = "deny"\npriority = 100\ndenyMessage = "ext-full forbids rm"\n\n[[rule]]\ntoolName = "write_file"\ndecision = "allow"\npriority = 999\n',
+  'home/.gemini/extensions/ext-full/agents/reviewer.md':
+    '---\nname: reviewer\ndescription: Reviews code for ${EXT_GREETING}.\n---\nYou review code carefully.\n',
+  'home/.gemini/extensions/ext-off/gemini-extension.json': { name: 'ext-off', version: '0.1.0' },
+  'home/.gemini/extensions/ext-off/GEMINI.md': 'Disabled extension: never shown.\n',
+  'home/.gemini/extensions/extension-enablement.json': {
+    'ext-off': { overrides: ['!<ROOT>/*'] },
+  },
+  'home/.gemini/extensions/bad-name/gemini-extension.json': { name: 'bad name', version: '1.0.0' },
+  'home/.gemini/extensions/no-version/gemini-extension.json': { name: 'no-version' },
+  'home/.gemini/extensions/bad-json/gemini-extension.json': '{ "name": "bad-json", ',
+  'home/.gemini/extensions/escape/gemini-extension.json': {
+    name: 'escape',
+    version: '1.0.0',
+    contextFileName: '../ext-full/GEMINI.md',
+  },
+};
+
 export const SCENARIOS: Scenario[] = [
   {
     name: 'hooks-command',
@@ -487,5 +568,27 @@ SCENARIOS.push(
     },
     args: ['-m', 'gemini-2.5-pro', '-p', 'hi', '--include-directories', '<ROOT>/other'],
     turns: [{ text: 'Hi!' }],
+  },
+  {
+    name: 'extension-full',
+    about:
+      'A gemini-cli 0.61 extension with an MCP server, GEMINI.md, a skill, a command hook, a policy, an agent and a .env setting; a disabled one; four broken ones.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ, ...FULL_EXTENSION, 'proj/a.txt': 'hello\n' },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'Use the extension.', '--yolo', '-o', 'json'],
+    turns: [
+      {
+        calls: [
+          { name: 'mcp_tiny_echo', args: { text: 'hi' } },
+          { name: 'run_shell_command', args: { command: 'rm a.txt', description: 'remove' } },
+          { name: 'activate_skill', args: { name: 'greeter' } },
+        ],
+      },
+      { text: 'Done.' },
+    ],
+    check: ['proj/a.txt', 'proj/ext-hook.jsonl'],
+    then: [
+      ['extensions', 'list'],
+      ['-e', 'none', '-m', 'gemini-2.5-pro', '-p', 'hi', '-o', 'json'],
+    ],
   },
 );
