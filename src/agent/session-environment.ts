@@ -17,7 +17,7 @@ import type { SessionState } from './session-state.js';
 import type { SessionTurns } from './session-turn.js';
 
 /** The session as its context shows it: itself, and its agent. */
-type OwnSession = SessionHandle & { readonly agent: AgentHandle };
+export type OwnSession = SessionHandle & { readonly agent: AgentHandle };
 
 /** A fresh context for tools, providers and interceptors of a session; its `signal` is the given one. */
 export function sessionContext(
@@ -91,6 +91,19 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     },
     context: state.context,
     tokenLimit: services.context.tokenLimit(parts.model.id),
+    compress: (ctx, signal) =>
+      state.compressor.run(
+        {
+          services,
+          state,
+          model: parts.model.id,
+          usage: parts.usage,
+          ctx,
+          emit: parts.pump.emit,
+          signal,
+        },
+        false,
+      ),
     takeModelInfo: () => parts.model.takeAnnouncement(),
     pump: parts.pump,
   };

@@ -2,7 +2,7 @@ import type { Part } from '@google/genai';
 import type { FeatureDispose } from '../core/feature.js';
 import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import type { SessionLog } from '../core/session-log.js';
-import { SessionBusyError, SessionError } from '../errors.js';
+import { ConfigurationError, SessionBusyError, SessionError } from '../errors.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import { ContextTracker } from '../loop/context-window.js';
 import { ConversationHistory } from '../loop/conversation-history.js';
@@ -12,6 +12,7 @@ import type { SessionPolicy } from '../policy/session-policy.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { AgentServices } from './agent-services.js';
 import { openSessionLog } from './open-session-log.js';
+import { SessionCompressor } from './session-compression.js';
 import type { LeaseHolder } from './open-sessions.js';
 import { runTeardowns } from './teardown.js';
 import type { SessionPreamble } from './session-preamble.js';
@@ -35,6 +36,8 @@ export interface SessionState {
   preamble: SessionPreamble;
   /** The context accounting of the history (calibrated by each model call's `promptTokenCount`). */
   context: ContextTracker;
+  /** Compresses the history (automatically before model calls, or `session.compress()`). */
+  compressor: SessionCompressor;
 }
 
 /** What {@link createSessionState} needs from the session. */
@@ -63,6 +66,26 @@ export function promptStart(
 ): LoopStart {
   const abandoned = pause.abandon(state.history.view(), sessionId);
   return { kind: 'prompt', parts, ...(abandoned ? { abandoned } : {}) };
+}
+
+/**
+ * How one loop run of a turn starts: the first as the turn asked (`firstStart`); a later one (a turn interceptor's
+ * retry) from the prompt it passed.
+ *
+ * @throws ConfigurationError for a retry without a prompt.
+ */
+export async function turnStart(
+  firstStart: FirstStart | undefined,
+  state: SessionState,
+  parts: Part[] | undefined,
+  pause: () => SessionPause,
+  sessionId: string,
+): Promise<{ start: LoopStart; events?: ServerGeminiStreamEvent[] }> {
+  if (firstStart) return firstStart(state, parts);
+  if (parts) return { start: promptStart(pause(), state, sessionId, parts) };
+  throw new ConfigurationError(
+    'A turn interceptor called next() again without a prompt: pass one, next({ ...turn, prompt }).',
+  );
 }
 
 /** The error for a second `sendStream` while one runs. */
@@ -132,6 +155,7 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
       disposes,
       preamble,
       context: new ContextTracker(),
+      compressor: new SessionCompressor(model),
     };
   } catch (error) {
     await runTeardowns(disposes, `Session ${session.id}`).catch((disposeError: unknown) =>

@@ -10,11 +10,10 @@ import {
   type ContextWindowUsage,
   type TokenUsage,
 } from '../core/usage.js';
-import { ConfigurationError, SessionError } from '../errors.js';
-import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
+import { SessionError } from '../errors.js';
+import type { ApprovalRequest, ChatCompressedInfo, ServerGeminiStreamEvent } from '../events.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
 import { EventPump } from '../loop/event-pump.js';
-import type { LoopStart } from '../loop/loop-types.js';
 import { TurnControl } from '../loop/turn-control.js';
 import type { SessionApprovalDecision } from '../policy/approvals/approval-resolution.js';
 import { noPendingApprovals, SessionPause } from '../policy/approvals/session-pause.js';
@@ -22,6 +21,7 @@ import type { ApprovalLogEntry, SessionPolicy } from '../policy/session-policy.j
 import type { SkillManager } from '../skills/skill-manager.js';
 import type { AgentServices } from './agent-services.js';
 import { approvalsStart } from './session-approvals.js';
+import { compressNow } from './session-compress-now.js';
 import { toParts } from './prompt-parts.js';
 import type { SendResult } from './send-result.js';
 import { contextWindowOf, loopEnvironment } from './session-environment.js';
@@ -30,6 +30,7 @@ import {
   promptStart,
   sessionBusyError,
   sessionClosedError,
+  turnStart,
   type FirstStart,
   type SessionState,
 } from './session-state.js';
@@ -250,6 +251,26 @@ export class GeminiCliSession implements SessionHandle {
     return GeminiCliSession.resume(this.agent, this.services, forkId, state.workspace.cwd);
   }
 
+  /**
+   * Compresses the history now, as gemini-cli's `/compress`: the PreCompress hooks (`manual`), then the oldest ~70 %
+   * summarized into a `<state_snapshot>`, stored so that a resume sees the compressed history. Resolves with the
+   * outcome (`compressionStatus` 1 when compressed; see `CompressionStatus`).
+   *
+   * @throws SessionBusyError while a `sendStream` of this session runs.
+   */
+  async compress(signal?: AbortSignal): Promise<ChatCompressedInfo> {
+    if (this.running) throw sessionBusyError(this.id);
+    this.running = true;
+    try {
+      const state = await this.ensureState(signal);
+      const { services, chosenModel, totalUsage: usage, turns } = this;
+      const run = { services, state, model: chosenModel.id, usage, signal };
+      return await compressNow(run, this, turns, (event) => this.emit(event));
+    } finally {
+      this.running = false;
+    }
+  }
+
   /** True while a `sendStream` or `resolveApprovals` of this session runs. */
   get streaming(): boolean {
     return this.running;
@@ -310,31 +331,11 @@ export class GeminiCliSession implements SessionHandle {
     prompt: Part[] | undefined,
   ): AsyncGenerator<ServerGeminiStreamEvent, void> {
     const parts = turn.prompt === prompt ? prompt : turn.prompt && toParts(turn.prompt);
-    let begin: { start: LoopStart; events?: ServerGeminiStreamEvent[] };
-    if (firstStart) {
-      begin = await firstStart(state, parts);
-    } else if (parts) {
-      begin = { start: promptStart(this.pause, state, this.id, parts) };
-    } else {
-      throw new ConfigurationError(
-        'A turn interceptor called next() again without a prompt: pass one, next({ ...turn, prompt }).',
-      );
-    }
+    const begin = await turnStart(firstStart, state, parts, () => this.pause, this.id);
     yield* begin.events ?? [];
-    const { services, pause, totalUsage: usage, chosenModel: model } = this;
-    const env = loopEnvironment({
-      session: this,
-      services,
-      state,
-      pause,
-      pump,
-      control,
-      usage,
-      model,
-      policy: this.policy,
-      turns: this.turns,
-    });
-    yield* runAgentLoop(env, begin.start, turn.signal);
+    const { services, pause, totalUsage: usage, chosenModel: model, policy, turns } = this;
+    const deps = { services, state, pause, pump, control, usage, model, policy, turns };
+    yield* runAgentLoop(loopEnvironment({ ...deps, session: this }), begin.start, turn.signal);
   }
 
   /** Into the running stream, or the next one when none runs. */

@@ -56,6 +56,11 @@ export interface SessionLog {
    * The next `tool_results` entry clears it in the same write.
    */
   savePausedTurn(turn: PausedTurnData): Promise<void>;
+  /**
+   * Replaces the stored history with these turns (a compressed history), atomically, durably when it resolves:
+   * a resume then sees exactly them. Stores without it keep the full history (a resume sees it uncompressed).
+   */
+  replaceHistory?(entries: readonly SessionLogEntry[]): Promise<void>;
   /** Releases the session (locks, file handles). Idempotent. */
   close(): Promise<void>;
   /**

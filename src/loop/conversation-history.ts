@@ -5,7 +5,7 @@ import type { Content, FunctionCall } from '@google/genai';
  * `<name>__` prefix). The loop appends whole turns only, so it is valid between model calls.
  */
 export class ConversationHistory {
-  private readonly contents: Content[];
+  private contents: Content[];
 
   constructor(initial: readonly Content[] = []) {
     this.contents = structuredClone([...initial]);
@@ -14,6 +14,14 @@ export class ConversationHistory {
   /** Appends one turn (a copy is stored). */
   push(content: Content): void {
     this.contents.push(structuredClone(content));
+  }
+
+  /**
+   * Replaces the whole history (compression). The new turns go into a new array, so a context built before keeps
+   * the history it saw (contexts rely on a history that only grows).
+   */
+  replace(contents: readonly Content[]): void {
+    this.contents = structuredClone([...contents]);
   }
 
   /** A deep copy of the whole history. */

@@ -3,7 +3,7 @@ import type { PausedTurnData, SessionLog, SessionLogEntry } from '../core/sessio
 import { InternalError, SessionError } from '../errors.js';
 import type { WarningInfo } from '../events.js';
 import { recordsFromEntry, type RecordWriterState } from './records-from-entry.js';
-import type { SessionRecord } from './records.js';
+import type { MessageRecord, SessionRecord } from './records.js';
 import type { AppendOutcome, SessionLease, SessionStore } from './session-store.js';
 
 /**
@@ -82,6 +82,26 @@ export class StoreSessionLog implements SessionLog {
     if (clears) records.push({ $set: { [PAUSED_TURN_KEY]: null } });
     await this.write(records);
     if (clears) this.pauseStored = false;
+  }
+
+  /**
+   * Writes the turns as one `{"$set":{"messages":[…]}}` checkpoint (what gemini-cli writes when its history is
+   * replaced): every reader folds it into exactly these messages.
+   */
+  async replaceHistory(entries: readonly SessionLogEntry[]): Promise<void> {
+    this.checkOpen();
+    const state: RecordWriterState = { lastModelMessage: undefined };
+    const messages = new Map<string, MessageRecord>();
+    for (const entry of entries) {
+      for (const record of recordsFromEntry(entry, state, this.init.newId)) {
+        if ('id' in record && typeof record.id === 'string')
+          messages.set(record.id, record as MessageRecord);
+      }
+    }
+    await this.write([
+      { $set: { messages: [...messages.values()], lastUpdated: this.init.now().toISOString() } },
+    ]);
+    this.init.state.lastModelMessage = state.lastModelMessage;
   }
 
   async savePausedTurn(turn: PausedTurnData): Promise<void> {

@@ -121,7 +121,12 @@ describe('context_window_will_overflow', () => {
       }),
       textTurn('small one fits'),
     ]);
-    const agent = new GeminiCliAgent({ contentGenerator: model, builtinTools: false });
+    // At 1,048,000 tokens gemini-cli compresses first (threshold 0.5); this test is about the check alone.
+    const agent = new GeminiCliAgent({
+      contentGenerator: model,
+      builtinTools: false,
+      context: { compressionThreshold: false },
+    });
     const session = agent.session();
     await collect(session.sendStream('start'));
     const before = session.getHistory().length;
