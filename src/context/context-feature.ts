@@ -35,7 +35,7 @@ export function createContextFeature(options: ContextFeatureOptions): Feature {
         toolName: run.tool.name,
         callId: run.request.callId,
         sessionId: run.ctx.sessionId,
-        projectTempDir: await options.projectTempDir(run.ctx.cwd),
+        projectTempDir: () => options.projectTempDir(run.ctx.cwd),
         threshold,
       });
       if (cut === undefined) return result;

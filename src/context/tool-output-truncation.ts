@@ -78,7 +78,8 @@ export interface TruncationTarget {
   toolName: string;
   callId: string;
   sessionId: string;
-  projectTempDir: string;
+  /** The project's temp dir, asked for only when the result must be cut. */
+  projectTempDir: () => Promise<string>;
   /** Characters the model may see (0 or less: no truncation). */
   threshold: number;
 }
@@ -115,15 +116,14 @@ export async function truncateToolResult(
           .join('\n');
   if (text.length <= target.threshold) return undefined;
   // The model must not get the whole text either way: when the file cannot be written, the pointer says why.
-  const outputFile = await saveTruncatedToolOutput(
-    text,
-    target.toolName,
-    target.callId,
-    target.projectTempDir,
-    target.sessionId,
-  ).catch(
-    (error: unknown) => `(not saved: ${error instanceof Error ? error.message : String(error)})`,
-  );
+  const outputFile = await target
+    .projectTempDir()
+    .then((dir) =>
+      saveTruncatedToolOutput(text, target.toolName, target.callId, dir, target.sessionId),
+    )
+    .catch(
+      (error: unknown) => `(not saved: ${error instanceof Error ? error.message : String(error)})`,
+    );
   const cut = formatTruncatedToolOutput(text, outputFile, target.threshold);
   let llmContent: string | Part[];
   if (typeof content === 'string') llmContent = cut;
