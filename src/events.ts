@@ -83,6 +83,38 @@ export interface ToolCallResponseInfo {
   errorType?: string;
   /** Wall time the call took, in milliseconds. */
   durationMs?: number;
+  /** For a tool that changed a file (`write_file`, `replace`): gemini-cli's `FileDiff` of the change. */
+  fileDiff?: FileDiff;
+}
+
+/**
+ * Line and character counts of a file change (gemini-cli's `DiffStat`): `model_*` between the file before and
+ * what the model proposed, `user_*` between that and what was written (0 unless a human edited the proposal).
+ */
+export interface DiffStat {
+  model_added_lines: number;
+  model_removed_lines: number;
+  model_added_chars: number;
+  model_removed_chars: number;
+  user_added_lines: number;
+  user_removed_lines: number;
+  user_added_chars: number;
+  user_removed_chars: number;
+}
+
+/** A file change as gemini-cli reports it (its `FileDiff`, stored as `resultDisplay` in its session files). */
+export interface FileDiff {
+  /** Unified patch (`Index:` header, 3 lines of context). */
+  fileDiff: string;
+  /** The file's base name. */
+  fileName: string;
+  /** The absolute path written. */
+  filePath: string;
+  /** The content before the change; null for a new file. */
+  originalContent: string | null;
+  newContent: string;
+  diffStat?: DiffStat;
+  isNewFile?: boolean;
 }
 
 /** What a human is asked to approve. */

@@ -109,6 +109,8 @@ export type {
   ThoughtSummary,
   ToolCallRequestInfo,
   ToolCallResponseInfo,
+  FileDiff,
+  DiffStat,
   ApprovalRequest,
   ApprovalRequiredInfo,
   StreamErrorInfo,

@@ -1,9 +1,30 @@
 import { ConfigurationError, LimitExceededError } from './sdk.js';
 
-/** A bad command line: unknown flag, bad value, conflicting flags, missing prompt. Exit code 42. */
+/** Bad input on an otherwise valid command line: no prompt, unreadable stdin, a duplicate session id. Exit code 42. */
 export class CliUsageError extends ConfigurationError {
+  constructor(message: string, code = 'CLI_USAGE') {
+    super(message, { code });
+  }
+}
+
+/**
+ * A command line that does not parse: unknown flag, missing or bad value, conflicting flags. Exit code 1, as
+ * gemini's argument parser (yargs) exits; the message is one line naming the flag.
+ */
+export class CliFlagError extends CliUsageError {
   constructor(message: string) {
-    super(message, { code: 'CLI_USAGE' });
+    super(message, 'CLI_FLAGS');
+  }
+}
+
+/** `-s/--sandbox`: gemini-cli's container sandbox is not part of gemini-agent. Exit code 44 (gemini's sandbox code). */
+export class SandboxUnsupportedError extends ConfigurationError {
+  constructor() {
+    super(
+      '-s/--sandbox is not supported by gemini-agent: it runs tools in this process, confined to the workspace ' +
+        'folders by its path guard and policy. Drop -s, or run gemini itself for a container sandbox.',
+      { code: 'SANDBOX_UNSUPPORTED' },
+    );
   }
 }
 

@@ -58,6 +58,24 @@ export interface CliOptions {
   acpDeprecatedFlag: boolean;
   /** `--acp-terminal`: run shell commands in the editor's terminal when it offers one. */
   acpTerminal: boolean;
+  /**
+   * `-e/--extensions` (repeatable, comma-separated): the gemini-cli extensions to use (`none`: none); undefined
+   * means all that are enabled.
+   */
+  extensions: string[] | undefined;
+  /** `-l/--list-extensions`: list the available extensions and exit. */
+  listExtensions: boolean;
+  /** `-i/--prompt-interactive <text>`: run this prompt, then keep reading prompts from the terminal. */
+  promptInteractive: string | undefined;
+  /** `-s/--sandbox`: refused with a clear error (no container sandbox here). */
+  sandbox: boolean;
+  /**
+   * `--raw-output` (or `--accept-raw-output-risk`): model text is printed as sent, escape sequences included,
+   * instead of stripped of them.
+   */
+  rawOutput: boolean;
+  /** `--accept-raw-output-risk`: no warning about `--raw-output`. */
+  acceptRawOutputRisk: boolean;
   /** `-d/--debug`: SDK log lines on stderr. */
   debug: boolean;
   /** `-v/--version`. */

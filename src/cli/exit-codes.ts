@@ -4,7 +4,10 @@ import { ConfigurationError, GeminiAgentError } from './sdk.js';
 export const ExitCode = {
   /** The prompt ran to completion. */
   Success: 0,
-  /** Any other failure (model API error, tool failure, internal error). */
+  /**
+   * A command line that does not parse (unknown flag, bad or missing value, conflicting flags: gemini's yargs
+   * code), or any other failure (model API error, tool failure, internal error).
+   */
   GeneralError: 1,
   /**
    * No usable credentials (`GEMINI_API_KEY` and friends unset, and no `--fake-responses`), signing in failed (bad
@@ -12,8 +15,10 @@ export const ExitCode = {
    * key is invalid).
    */
   AuthError: 41,
-  /** Bad command-line input: unknown flag, bad flag value, unknown session. */
+  /** Bad input: no prompt, unknown session, a session id that exists. */
   InputError: 42,
+  /** `-s/--sandbox` (gemini-cli's sandbox error code): not supported here. */
+  SandboxError: 44,
   /** A configuration problem: unreadable replay file, bad skill directory, bad option value. */
   ConfigError: 52,
   /** The turn limit (`--max-turns`) was reached before the model finished. */
@@ -54,6 +59,8 @@ export function exitCodeFor(error: unknown): ExitCode {
   const code = error.code;
   if (code === 'MISSING_CREDENTIALS' || code.startsWith('AUTH')) return ExitCode.AuthError;
   if (code === 'ABORTED') return ExitCode.Cancelled;
+  if (code === 'CLI_FLAGS') return ExitCode.GeneralError;
+  if (code === 'SANDBOX_UNSUPPORTED') return ExitCode.SandboxError;
   if (INPUT_CODES.has(code)) return ExitCode.InputError;
   if (TURN_LIMIT_CODES.has(code)) return ExitCode.TurnLimit;
   if (error instanceof ConfigurationError) return ExitCode.ConfigError;

@@ -53,6 +53,10 @@ Hooks (the settings files' command hooks run on every prompt, as in gemini):
 PostgreSQL session store:
   gemini-agent postgres migrate|status [--url <url>] [--schema <name>]   (see gemini-agent postgres --help)
 
+Output safety:
+      --raw-output                 Print model text as sent (escape sequences are stripped by default).
+      --accept-raw-output-risk     --raw-output without its warning.
+
 Other:
   -d, --debug                      Print SDK log lines on stderr.
   -v, --version                    Print the version.
@@ -65,5 +69,6 @@ GEMINI_API_KEY; else Application Default Credentials (GOOGLE_APPLICATION_CREDENT
 Other models: -m openai:gpt-4.1 (OPENAI_API_KEY, OPENAI_BASE_URL), -m ollama:llama3.2 (OLLAMA_HOST) or
 --base-url. See docs/auth.md and docs/providers.md.
 
-Exit codes: 0 ok, 1 error, 41 no credentials, 42 bad input, 52 configuration, 53 turn limit, 130 interrupted.
+Exit codes: 0 ok, 1 error or bad flag, 41 no credentials, 42 bad input, 44 sandbox, 52 configuration,
+53 turn limit, 130 interrupted.
 `;

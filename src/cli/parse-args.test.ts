@@ -81,11 +81,44 @@ describe('parseCliArgs', () => {
     expect(options.prompt).toBeUndefined();
   });
 
-  it('rejects an unknown flag with the flag name and a pointer to --help', () => {
+  it('rejects an unknown flag in one line naming the flag, with a pointer to --help', () => {
     const error = usageError(['--frobnicate', '-p', 'x']);
-    expect(error.code).toBe('CLI_USAGE');
+    expect(error.code).toBe('CLI_FLAGS');
     expect(error.message).toContain('--frobnicate');
     expect(error.message).toContain('--help');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('every flag error is a CLI_FLAGS error (exit 1, as gemini)', () => {
+    for (const argv of [
+      ['-o', 'yaml'],
+      ['-p'],
+      ['-y', '--approval-mode', 'plan'],
+      ['-p', 'a', '-i', 'b'],
+    ]) {
+      expect(usageError(argv).code).toBe('CLI_FLAGS');
+    }
+  });
+
+  it('reads -e/-l, -i, -s and the raw output flags', () => {
+    const options = parseCliArgs(['-e', 'a,b', '--extensions', 'c', '-l', '-s', '-i', 'hello']);
+    expect(options).toMatchObject({
+      extensions: ['a', 'b', 'c'],
+      listExtensions: true,
+      sandbox: true,
+      promptInteractive: 'hello',
+      rawOutput: false,
+    });
+    expect(parseCliArgs(['-p', 'x']).extensions).toBeUndefined();
+    expect(parseCliArgs(['-p', 'x', '--raw-output'])).toMatchObject({
+      rawOutput: true,
+      acceptRawOutputRisk: false,
+    });
+    // gemini: --accept-raw-output-risk alone also prints raw output, without the warning.
+    expect(parseCliArgs(['-p', 'x', '--accept-raw-output-risk'])).toMatchObject({
+      rawOutput: true,
+      acceptRawOutputRisk: true,
+    });
   });
 
   it('rejects bad values and conflicting flags', () => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { CliUsageError } from './cli-errors.js';
+import { CliFlagError, CliUsageError } from './cli-errors.js';
 import {
   APPROVAL_MODES,
   OUTPUT_FORMATS,
@@ -33,6 +33,12 @@ const OPTIONS = {
   acp: { type: 'boolean' },
   'experimental-acp': { type: 'boolean' },
   'acp-terminal': { type: 'boolean' },
+  extensions: { type: 'string', short: 'e', multiple: true },
+  'list-extensions': { type: 'boolean', short: 'l' },
+  'prompt-interactive': { type: 'string', short: 'i' },
+  sandbox: { type: 'boolean', short: 's' },
+  'raw-output': { type: 'boolean' },
+  'accept-raw-output-risk': { type: 'boolean' },
   debug: { type: 'boolean', short: 'd' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
@@ -71,9 +77,21 @@ export function requestedOutputFormat(argv: readonly string[]): OutputFormat {
 
 /**
  * Parses `argv` (without the node and script entries) strictly. Any unknown flag, missing value, bad value or
- * conflicting pair throws a {@link CliUsageError} (exit code 42) whose message says what to do.
+ * conflicting pair throws a {@link CliFlagError} (exit code 1, as gemini) whose one-line message names the flag and
+ * says what to do.
  */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
+  try {
+    return parseStrict(argv);
+  } catch (error) {
+    if (error instanceof CliUsageError && !(error instanceof CliFlagError)) {
+      throw new CliFlagError(error.message);
+    }
+    throw error;
+  }
+}
+
+function parseStrict(argv: readonly string[]): CliOptions {
   let parsed;
   try {
     parsed = parseArgs({
@@ -83,7 +101,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       allowPositionals: true,
     });
   } catch (error) {
-    throw new CliUsageError(`${parseErrorMessage(error)}\n${HELP_HINT}`);
+    throw new CliFlagError(`${parseErrorMessage(error)} ${HELP_HINT}`);
   }
   const { values, positionals } = parsed;
 
@@ -99,7 +117,17 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
   if (values.prompt !== undefined && positionals.length > 0) {
     throw new CliUsageError(
-      `Cannot use both a positional prompt and --prompt (-p). Put the whole prompt after -p.\n${HELP_HINT}`,
+      `Cannot use both a positional prompt and --prompt (-p). Put the whole prompt after -p. ${HELP_HINT}`,
+    );
+  }
+  if (values['prompt-interactive'] !== undefined && values.prompt !== undefined) {
+    throw new CliUsageError(
+      'Cannot use both --prompt (-p) and --prompt-interactive (-i) together.',
+    );
+  }
+  if (values['prompt-interactive'] !== undefined && positionals.length > 0) {
+    throw new CliUsageError(
+      'Cannot use both a positional prompt and --prompt-interactive (-i). Put the whole prompt after -i.',
     );
   }
   const acp = values.acp === true || values['experimental-acp'] === true;
@@ -111,6 +139,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       values['list-sessions'] === true ? '--list-sessions' : undefined,
       values['delete-session'] !== undefined ? '--delete-session' : undefined,
       values['output-format'] !== undefined ? '--output-format' : undefined,
+      values['prompt-interactive'] !== undefined ? '--prompt-interactive' : undefined,
     ].filter((flag): flag is string => flag !== undefined);
     if (conflicting.length > 0) {
       throw new CliUsageError(
@@ -167,6 +196,12 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     acp,
     acpDeprecatedFlag: values['experimental-acp'] === true && values.acp !== true,
     acpTerminal: values['acp-terminal'] === true,
+    extensions: optionalList(values.extensions),
+    listExtensions: values['list-extensions'] === true,
+    promptInteractive: values['prompt-interactive'],
+    sandbox: values.sandbox === true,
+    rawOutput: values['raw-output'] === true || values['accept-raw-output-risk'] === true,
+    acceptRawOutputRisk: values['accept-raw-output-risk'] === true,
     debug: values.debug === true,
     version: values.version === true,
     help: values.help === true,

@@ -1,4 +1,4 @@
-import { CliUsageError } from './cli-errors.js';
+import { CliUsageError, SandboxUnsupportedError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
 import type { OutputFormat } from './cli-options.js';
 import { agentOptionsFrom } from './agent-options.js';
@@ -19,6 +19,11 @@ import { GeminiCliAgent } from './sdk.js';
 import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
 import { terminalSafeIo } from './terminal-text.js';
 import { packageVersion } from './version.js';
+
+/** gemini's warning for `--raw-output` without `--accept-raw-output-risk` (text output only). */
+const RAW_OUTPUT_WARNING =
+  '[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences ' +
+  '(e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.\n';
 
 /**
  * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
@@ -46,6 +51,19 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
       io.stdout(`${packageVersion()}\n`);
       return ExitCode.Success;
     }
+    if (options.sandbox) throw new SandboxUnsupportedError();
+    if (options.promptInteractive !== undefined) {
+      throw new CliUsageError(
+        '-i/--prompt-interactive is not available yet: use -p for one prompt.',
+      );
+    }
+    if (options.listExtensions || options.extensions !== undefined) {
+      // Hook point for gemini-cli extensions (issue #22): -e maps to the agent's extension selection, -l lists.
+      throw new CliUsageError(
+        '-e/--extensions and -l/--list-extensions need gemini-cli extension support, which this build of ' +
+          'gemini-agent does not have yet. Drop the flag.',
+      );
+    }
     const agent = new GeminiCliAgent(agentOptionsFrom(options, io.cwd, io.env ?? {}));
     if (options.acp) return await runAcp(agent, options, io);
     if (options.listSessions) {
@@ -67,7 +85,12 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
         'No prompt: pass one with -p "your prompt" (or pipe it on stdin). Run `gemini-agent --help` for usage.',
       );
     }
-    return await runPrompt(agent, options, prompt, io);
+    // --raw-output: model text reaches stdout as sent, even on a terminal.
+    const promptIo = options.rawOutput ? { ...io, stdout: rawIo.stdout } : io;
+    if (options.rawOutput && !options.acceptRawOutputRisk && options.outputFormat === 'text') {
+      io.stderr(RAW_OUTPUT_WARNING);
+    }
+    return await runPrompt(agent, options, prompt, promptIo);
   } catch (error) {
     const code = exitCodeFor(error);
     reportFatal(io, format, error, code);

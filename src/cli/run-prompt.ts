@@ -8,6 +8,7 @@ import { RunStatsCollector } from './output/run-stats.js';
 import { Progress } from './progress.js';
 import { hookEventLine } from './hook-lines.js';
 import { retryLine } from './retry-line.js';
+import { stripEscapeSequences } from './terminal-text.js';
 import { AbortError, DEFAULT_MODEL, type GeminiCliAgent, type GeminiCliSession } from './sdk.js';
 import { findSession, listProjectSessions } from './session-list.js';
 
@@ -56,11 +57,21 @@ export async function runPrompt(
     let overflow: { estimatedRequestTokenCount: number; remainingTokenCount: number } | undefined;
     // Whether the model call being streamed has printed text (a mid-stream retry replaces it).
     let attemptPrinted = false;
-    for await (const event of session.sendStream(prompt, controller.signal)) {
+    for await (const received of session.sendStream(prompt, controller.signal)) {
+      // As gemini: escape sequences are stripped from model text, in every format, unless --raw-output.
+      const event =
+        received.type === 'content' && !options.rawOutput
+          ? { ...received, value: stripEscapeSequences(received.value) }
+          : received;
       progress?.observe(event);
       stats.observe(event);
       if (event.type === 'retry') stderr(retryLine(event.value, attemptPrinted));
       if (event.type === 'warning') stderr(`Warning: ${event.value.message}\n`);
+      if (event.type === 'tool_call_response' && event.value.error !== undefined) {
+        // gemini-cli logs every failed call on stderr, whatever the output format.
+        const { name, resultDisplay, error } = event.value;
+        stderr(`Error executing tool ${name}: ${resultDisplay || error.message}\n`);
+      }
       const hookLine = hookEventLine(event);
       if (hookLine !== undefined) stderr(hookLine);
       if (event.type === 'content') attemptPrinted = true;

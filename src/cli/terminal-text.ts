@@ -23,6 +23,14 @@ export function sanitizeTerminalText(text: string): string {
 }
 
 /**
+ * Removes ANSI / VT escape sequences and nothing else (gemini's `stripAnsi` of model text): what `-p` prints to
+ * a pipe or a file, unless `--raw-output`.
+ */
+export function stripEscapeSequences(text: string): string {
+  return text.replace(ESCAPE_SEQUENCE, '');
+}
+
+/**
  * The CLI's I/O with stdout and stderr sanitised wherever they are terminals; `terminalStderr` stays raw for
  * the progress line's own control codes. Pipes and files get the bytes unchanged.
  */

@@ -1,5 +1,5 @@
 import type { Part } from '@google/genai';
-import type { ApprovalRequest, ServerGeminiStreamEvent } from '../events.js';
+import type { ApprovalRequest, FileDiff, ServerGeminiStreamEvent } from '../events.js';
 import type { SessionContext } from './session-context.js';
 
 /** What a tool does, as gemini-cli classifies it. Policies use this (read-only tools run, edits ask, …). */
@@ -17,6 +17,8 @@ export interface ToolResult {
   returnDisplay?: string;
   /** Set when the call failed; the model then gets `{ error: message }` and never sees `llmContent`. */
   error?: { message: string; type?: string };
+  /** For a call that changed a file: the change (counted in the CLI's `-o json` `stats.files`, stored in sessions). */
+  fileDiff?: FileDiff;
   /**
    * Hands the call over to another tool (gemini-cli's `tailToolCallRequest`): the loop runs `name` with `args`
    * under the same call id — validated, decided (decision interceptors, the policy) and run (tool interceptors)

@@ -83,5 +83,6 @@ export function resultToResponse(
     responseParts,
     resultDisplay: result.returnDisplay ?? (typeof output === 'string' ? output : ''),
     ...(durationMs === undefined ? {} : { durationMs }),
+    ...(result.fileDiff === undefined ? {} : { fileDiff: result.fileDiff }),
   };
 }

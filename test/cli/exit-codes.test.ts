@@ -58,51 +58,52 @@ describe('gemini-agent exit codes', () => {
     });
   });
 
-  it('42: an unknown flag, named in the message; nothing on stdout', async () => {
+  it("1 (gemini's yargs code): an unknown flag, named in one line; nothing on stdout", async () => {
     const result = await runCli(['--no-such-flag', '-p', 'hello'], {
       cwd: project.cwd,
       env: cleanEnv(project),
     });
-    expect(result.code).toBe(42);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain("'--no-such-flag'");
     expect(result.stderr).toContain('--help');
   });
 
-  it('42: a bad flag value, and no prompt at all', async () => {
+  it('1: a bad flag value; 42: no prompt at all', async () => {
     const bad = await runCli(['-p', 'x', '-o', 'xml'], {
       cwd: project.cwd,
       env: cleanEnv(project),
     });
-    expect(bad.code).toBe(42);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('--output-format');
     const none = await runCli([], { cwd: project.cwd, env: cleanEnv(project) });
     expect(none.code).toBe(42);
     expect(none.stderr).toContain('-p');
   });
 
-  it('42 in -o json and -o stream-json: the bad flag is a JSON error on stdout', async () => {
+  it('1 in -o json and -o stream-json: the bad flag is a JSON error on stdout', async () => {
     const opts = { cwd: project.cwd, env: cleanEnv(project) };
     const json = await runCli(['-o', 'json', '-p', 'x', '--no-such-flag'], opts);
-    expect(json.code).toBe(42);
+    expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({
       error: {
-        type: 'CliUsageError',
+        type: 'CliFlagError',
         message: expect.stringContaining("'--no-such-flag'"),
-        code: 42,
+        code: 1,
       },
     });
     const stream = await runCli(
       ['--max-turns', 'zero', '--output-format=stream-json', '-p', 'x'],
       opts,
     );
-    expect(stream.code).toBe(42);
+    expect(stream.code).toBe(1);
     const lines = parseStreamJson(stream.stdout);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       type: 'result',
       status: 'error',
-      error: { type: 'CliUsageError', message: expect.stringContaining('--max-turns') },
+      error: { type: 'CliFlagError', message: expect.stringContaining('--max-turns') },
       stats: { total_tokens: 0, tool_calls: 0 },
     });
   });

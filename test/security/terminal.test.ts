@@ -49,7 +49,7 @@ function io(stdoutIsTTY: boolean, argv: string[], cwd: string): { io: CliIo; out
 }
 
 describe('gemini-agent output', () => {
-  it('model text with escape sequences is sanitised on a terminal and kept byte-exact in a pipe', async () => {
+  it('model text is sanitised on a terminal, stripped of escape sequences in a pipe (as gemini), raw only with --raw-output', async () => {
     const cwd = path.join(base, 'project');
     const home = path.join(base, 'home');
     for (const dir of [cwd, home]) rmSync(dir, { recursive: true, force: true });
@@ -76,7 +76,11 @@ describe('gemini-agent output', () => {
       expect(tty.out()).toContain('title');
       const pipe = io(false, args, cwd);
       expect(await runCli(pipe.io)).toBe(0);
-      expect(pipe.out()).toContain('\x1b]0;pwned\x07');
+      expect(pipe.out()).not.toContain('\x1b');
+      expect(pipe.out()).toContain('over\rwrite');
+      const raw = io(false, [...args, '--raw-output', '--accept-raw-output-risk'], cwd);
+      expect(await runCli(raw.io)).toBe(0);
+      expect(raw.out()).toContain('\x1b]0;pwned\x07');
     } finally {
       for (const [key, value] of Object.entries(saved)) {
         if (value === undefined) delete process.env[key];

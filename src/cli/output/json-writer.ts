@@ -3,11 +3,11 @@ import type { OutputWriter, RunOutcome, RunStart, Sink } from './output-writer.j
 
 /**
  * `--output-format json`: one pretty-printed (2-space) object at the end, with gemini-cli's fields
- * `session_id`, `response` (all assistant text), `stats` and, when the run failed, `error`.
+ * `session_id`, `response` (the text of the last model call, as gemini prints it: text before a tool call is not
+ * part of the answer), `stats` and, when the run failed, `error`.
  */
 export class JsonWriter implements OutputWriter {
   private sessionId = '';
-  private committed = '';
   private pending = '';
 
   constructor(private readonly out: Sink) {}
@@ -26,8 +26,7 @@ export class JsonWriter implements OutputWriter {
         if (event.value.phase === 'stream') this.pending = '';
         return;
       case 'tool_call_response':
-        // Model calls of one run are separated by tool results: the text so far is final.
-        this.committed += this.pending;
+        // Model calls of one run are separated by tool results: a new call's text starts the answer again.
         this.pending = '';
         return;
       default:
@@ -36,7 +35,7 @@ export class JsonWriter implements OutputWriter {
   }
 
   finish(outcome: RunOutcome): void {
-    const response = this.committed + this.pending;
+    const response = this.pending;
     const body = {
       session_id: this.sessionId,
       response,

@@ -16,18 +16,36 @@ export interface StreamStats extends ModelTokenStats {
   models: Record<string, ModelTokenStats>;
 }
 
+/** Token counts of the json format. */
+export interface TokenMetrics {
+  input: number;
+  prompt: number;
+  candidates: number;
+  total: number;
+  cached: number;
+  thoughts: number;
+  tool: number;
+}
+
+/** Requests of one model by one role (gemini-cli's `RoleMetrics`; the CLI's chat is the `main` role). */
+export interface RoleMetrics {
+  totalRequests: number;
+  totalErrors: number;
+  totalLatencyMs: number;
+  tokens: TokenMetrics;
+}
+
 /** Per-model metrics of the json format (gemini-cli's `SessionMetrics.models[m]`). */
 export interface ModelMetrics {
-  api: { totalRequests: number; totalErrors: number; totalLatencyMs: number };
-  tokens: {
-    input: number;
-    prompt: number;
-    candidates: number;
-    total: number;
-    cached: number;
-    thoughts: number;
-    tool: number;
+  api: {
+    totalRequests: number;
+    totalErrors: number;
+    totalLatencyMs: number;
+    /** Failed requests by error type (`ApiError` for an HTTP error, else the network code or stream error type). */
+    errorsByType: Record<string, number>;
   };
+  tokens: TokenMetrics;
+  roles: Record<string, RoleMetrics>;
 }
 
 /** Approval outcomes of tool calls. */
@@ -47,7 +65,7 @@ export interface ToolMetrics {
   decisions: ToolDecisions;
 }
 
-/** json `stats` (gemini-cli's `SessionMetrics`, without the file diff counters we do not track). */
+/** json `stats` (gemini-cli's `SessionMetrics`). */
 export interface SessionMetrics {
   models: Record<string, ModelMetrics>;
   tools: {
@@ -58,6 +76,8 @@ export interface SessionMetrics {
     totalDecisions: ToolDecisions;
     byName: Record<string, ToolMetrics>;
   };
+  /** Lines the model's file changes added and removed (`write_file`, `replace`). */
+  files: { totalLinesAdded: number; totalLinesRemoved: number };
 }
 
 /** Both views of the statistics of one run. */
@@ -66,14 +86,21 @@ export interface RunStats {
   session: SessionMetrics;
 }
 
-interface Usage {
-  prompt: number;
-  candidates: number;
-  total: number;
-  cached: number;
-  thoughts: number;
-  tool: number;
-}
+/** The role of the CLI's chat requests in gemini-cli's statistics. */
+const MAIN_ROLE = 'main';
+
+/**
+ * Error types of calls refused before a decision to run them (gemini-cli counts no decision for them: unknown
+ * tool, bad arguments, policy or hook denial).
+ */
+const UNDECIDED_ERRORS: ReadonlySet<string> = new Set([
+  'tool_not_registered',
+  'invalid_tool_params',
+  'policy_violation',
+]);
+
+/** One response's usage, in the json format's names. */
+type Usage = Omit<TokenMetrics, 'input'>;
 
 /**
  * Accumulates token, request and tool statistics from the events of one run. Each `finished` event closes
@@ -83,6 +110,7 @@ export class RunStatsCollector {
   private readonly models = new Map<string, ModelMetrics>();
   private readonly tools = new Map<string, ToolMetrics>();
   private readonly confirmed = new Set<string>();
+  private readonly files = { totalLinesAdded: 0, totalLinesRemoved: 0 };
   private readonly startedAt: number;
   private requestStartedAt: number;
   private currentModel: string;
@@ -104,29 +132,56 @@ export class RunStatsCollector {
         return;
       case 'finished': {
         const metrics = this.modelMetrics(this.currentModel);
+        const role = roleMetrics(metrics);
+        const latency = this.now() - this.requestStartedAt;
         metrics.api.totalRequests += 1;
-        metrics.api.totalLatencyMs += this.now() - this.requestStartedAt;
-        addUsage(metrics, readUsage(event.value.usageMetadata));
+        metrics.api.totalLatencyMs += latency;
+        role.totalRequests += 1;
+        role.totalLatencyMs += latency;
+        const usage = readUsage(event.value.usageMetadata);
+        addUsage(metrics.tokens, usage);
+        addUsage(role.tokens, usage);
+        this.requestStartedAt = this.now();
         return;
       }
-      case 'error':
-      case 'invalid_stream':
-        this.modelMetrics(this.currentModel).api.totalErrors += 1;
+      case 'retry':
+        this.failedRequest(event.value.status !== undefined ? 'ApiError' : event.value.code);
         return;
+      case 'error':
+        this.failedRequest(
+          event.value.error.status !== undefined ? 'ApiError' : event.value.error.code,
+        );
+        return;
+      case 'invalid_stream': {
+        // gemini-cli's recordSemanticValidationError: an error of the request already counted.
+        const api = this.modelMetrics(this.currentModel).api;
+        api.totalErrors += 1;
+        api.errorsByType[event.value.type] = (api.errorsByType[event.value.type] ?? 0) + 1;
+        return;
+      }
       case 'tool_call_confirmation':
         this.confirmed.add(event.value.request.callId);
         return;
       case 'tool_call_response': {
-        const { name, error, durationMs, callId } = event.value;
+        const { name, error, durationMs, callId, fileDiff } = event.value;
         const tool = this.toolMetrics(name);
         tool.count += 1;
         if (error === undefined) tool.success += 1;
         else tool.fail += 1;
         tool.durationMs += durationMs ?? 0;
+        // gemini-cli: a call allowed without asking is accepted once (ProceedOnce → accept); one asked about
+        // and refused is rejected; a call refused before any decision counts none.
         const asked = this.confirmed.has(callId);
-        if (!asked) tool.decisions.auto_accept += 1;
-        else if (error === undefined) tool.decisions.accept += 1;
-        else tool.decisions.reject += 1;
+        const type = error?.type ?? '';
+        if (asked && error !== undefined && (type === 'policy_violation' || type === 'cancelled')) {
+          tool.decisions.reject += 1;
+        } else if (error === undefined || !UNDECIDED_ERRORS.has(type)) {
+          tool.decisions.accept += 1;
+        }
+        if (error === undefined && fileDiff?.diffStat !== undefined) {
+          this.files.totalLinesAdded += fileDiff.diffStat.model_added_lines;
+          this.files.totalLinesRemoved += fileDiff.diffStat.model_removed_lines;
+        }
         this.requestStartedAt = this.now();
         return;
       }
@@ -190,16 +245,34 @@ export class RunStatsCollector {
           [...this.models].map(([name, metrics]) => [name, structuredClone(metrics)]),
         ),
         tools: { totalCalls, totalSuccess, totalFail, totalDurationMs, totalDecisions, byName },
+        files: { ...this.files },
       },
     };
+  }
+
+  /** A model request that failed (gemini-cli's processApiError): a request, an error, its type. */
+  private failedRequest(type: string | undefined): void {
+    const metrics = this.modelMetrics(this.currentModel);
+    const role = roleMetrics(metrics);
+    const latency = this.now() - this.requestStartedAt;
+    const key = type ?? 'unknown';
+    metrics.api.totalRequests += 1;
+    metrics.api.totalErrors += 1;
+    metrics.api.totalLatencyMs += latency;
+    metrics.api.errorsByType[key] = (metrics.api.errorsByType[key] ?? 0) + 1;
+    role.totalRequests += 1;
+    role.totalErrors += 1;
+    role.totalLatencyMs += latency;
+    this.requestStartedAt = this.now();
   }
 
   private modelMetrics(model: string): ModelMetrics {
     let metrics = this.models.get(model);
     if (metrics === undefined) {
       metrics = {
-        api: { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0 },
-        tokens: { input: 0, prompt: 0, candidates: 0, total: 0, cached: 0, thoughts: 0, tool: 0 },
+        api: { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0, errorsByType: {} },
+        tokens: emptyTokens(),
+        roles: {},
       };
       this.models.set(model, metrics);
     }
@@ -238,8 +311,20 @@ function readUsage(metadata: unknown): Usage {
   };
 }
 
-function addUsage(metrics: ModelMetrics, usage: Usage): void {
-  const t = metrics.tokens;
+function emptyTokens(): TokenMetrics {
+  return { input: 0, prompt: 0, candidates: 0, total: 0, cached: 0, thoughts: 0, tool: 0 };
+}
+
+function roleMetrics(metrics: ModelMetrics): RoleMetrics {
+  let role = metrics.roles[MAIN_ROLE];
+  if (role === undefined) {
+    role = { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0, tokens: emptyTokens() };
+    metrics.roles[MAIN_ROLE] = role;
+  }
+  return role;
+}
+
+function addUsage(t: TokenMetrics, usage: Usage): void {
   t.prompt += usage.prompt;
   t.candidates += usage.candidates;
   t.total += usage.total;

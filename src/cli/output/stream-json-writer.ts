@@ -10,7 +10,6 @@ export const MAX_TURNS_MESSAGE = 'Maximum session turns exceeded';
 /**
  * `--output-format stream-json`: one JSON object per line, each with `type` and an ISO `timestamp`, using
  * gemini-cli's event names and fields (`init`, `message`, `tool_use`, `tool_result`, `error`, `result`).
- * Unlike gemini-cli, `tool_result` carries the tool's output.
  */
 export class StreamJsonWriter implements OutputWriter {
   constructor(
@@ -39,9 +38,7 @@ export class StreamJsonWriter implements OutputWriter {
         return;
       case 'tool_call_response': {
         const { callId, error } = event.value;
-        const text = toolOutputText(event.value);
-        // On failure the output often just repeats the error message; keep it only when it adds something.
-        const output = error !== undefined && text === error.message ? undefined : text;
+        const output = toolOutputText(event.value);
         this.emit('tool_result', {
           tool_id: callId,
           status: error === undefined ? 'success' : 'error',

@@ -1,14 +1,11 @@
 import type { ToolCallResponseInfo } from '../sdk.js';
 
 /**
- * The output of a tool call for stream-json's `tool_result.output`: what the model was sent
- * (`functionResponse.response.output`, e.g. the file content for `read_file`), else the tool's
- * human-readable `resultDisplay`, else undefined.
+ * The output of a tool call for stream-json's `tool_result.output`, as gemini-cli gives it: the tool's
+ * human-readable `resultDisplay` when that is text (the error message of a failed call, `""` for a whole file
+ * read), undefined when the call changed a file (gemini-cli's display is then a diff object).
  */
 export function toolOutputText(info: ToolCallResponseInfo): string | undefined {
-  for (const part of info.responseParts) {
-    const response = part.functionResponse?.response;
-    if (response !== undefined && typeof response['output'] === 'string') return response['output'];
-  }
+  if (info.fileDiff !== undefined) return undefined;
   return typeof info.resultDisplay === 'string' ? info.resultDisplay : undefined;
 }

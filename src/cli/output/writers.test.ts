@@ -31,6 +31,7 @@ const events: ServerGeminiStreamEvent[] = [
       callId: 'add__1',
       name: 'add',
       responseParts: [{ functionResponse: { id: '1', name: 'add', response: { output: '3' } } }],
+      resultDisplay: '3',
       durationMs: 5,
     },
   },
@@ -44,6 +45,7 @@ const events: ServerGeminiStreamEvent[] = [
       callId: 'x__2',
       name: 'x',
       responseParts: [],
+      resultDisplay: 'Tool "x" not found.',
       error: { message: 'Tool "x" not found.', type: 'tool_not_registered' },
     },
   },
@@ -110,6 +112,7 @@ describe('StreamJsonWriter', () => {
     });
     expect(lines[5]).toMatchObject({
       status: 'error',
+      output: 'Tool "x" not found.',
       error: { type: 'tool_not_registered', message: 'Tool "x" not found.' },
     });
     expect(lines[6]).toMatchObject({ role: 'assistant', content: 'The sum ', delta: true });
@@ -173,11 +176,23 @@ describe('JsonWriter', () => {
           totalCalls: 2,
           totalSuccess: 1,
           totalFail: 1,
-          totalDecisions: { auto_accept: 2 },
+          // The unknown tool was refused before any decision (gemini-cli counts none for it).
+          totalDecisions: { accept: 1, reject: 0, modify: 0, auto_accept: 0 },
           byName: { add: { count: 1, success: 1 }, x: { count: 1, fail: 1 } },
         },
+        files: { totalLinesAdded: 0, totalLinesRemoved: 0 },
       },
     });
+  });
+
+  it("answers with the last model call's text only, as gemini prints it", () => {
+    const { out, sinkOut } = collect();
+    const writer = new JsonWriter(sinkOut);
+    writer.start({ sessionId: 's', model: 'm', prompt: 'p' });
+    writer.event({ type: 'content', value: 'Let me look.' });
+    for (const event of events) writer.event(event);
+    writer.finish({ status: 'success', stats: statsOf([]) });
+    expect((JSON.parse(out[0] ?? '{}') as { response: string }).response).toBe('The sum is 3.');
   });
 
   it('drops the partial text of a retried model call', () => {
@@ -206,15 +221,24 @@ function retryInfo(phase: 'connect' | 'stream'): RetryEventInfo {
 }
 
 describe('TextWriter', () => {
-  it('prints only the answer on stdout, ends the line, and sends tool errors to stderr', () => {
+  it('prints only the answer on stdout and ends the line', () => {
     const { out, err, sinkOut, sinkErr } = collect();
     const writer = new TextWriter(sinkOut, sinkErr);
     writer.start();
-    for (const event of events) writer.event(event);
+    for (const event of events.slice(0, -1)) writer.event(event);
     expect(writer.midLine).toBe(true);
     writer.finish({ status: 'success', stats: statsOf(events) });
     expect(out.join('')).toBe('The sum is 3.\n');
-    expect(err.join('')).toBe('Error executing tool x: Tool "x" not found.\n');
+    expect(err).toEqual([]);
+  });
+
+  it("ends each model call's line before its tools run, as gemini does", () => {
+    const { out, sinkOut, sinkErr } = collect();
+    const writer = new TextWriter(sinkOut, sinkErr);
+    writer.event({ type: 'content', value: 'Let me look.' });
+    for (const event of events) writer.event(event);
+    writer.finish({ status: 'success', stats: statsOf(events) });
+    expect(out.join('')).toBe('Let me look.\nThe sum is 3.\n');
   });
 
   it('prints the final error on stderr', () => {

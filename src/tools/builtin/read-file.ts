@@ -7,7 +7,7 @@ import {
   MAX_LINE_LENGTH_TEXT_FILE,
   processFileContent,
 } from './file-content.js';
-import { makeRelative, resolveToolPath, shortenPath } from './tool-paths.js';
+import { resolveToolPath, shortenPath } from './tool-paths.js';
 
 const ReadFileArgs = z.object({
   file_path: z.string(),
@@ -89,7 +89,8 @@ ${result.llmContent}`;
       }
       return {
         llmContent,
-        returnDisplay: result.returnDisplay || makeRelative(resolved.path, ctx.cwd),
+        // gemini-cli shows nothing for a whole text file read (its description names the file).
+        returnDisplay: result.returnDisplay,
       };
     },
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { AgentTool, ToolResult } from '../../core/agent-tool.js';
+import { fileDiff } from './file-diff.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { calculateReplacement } from './replacement.js';
 import { readTextForTool } from './safe-read.js';
@@ -160,6 +161,9 @@ The user has the ability to modify the \`new_string\` content. If modified, this
       return {
         llmContent,
         returnDisplay: `${isNewFile ? 'Created' : 'Edited'} ${makeRelative(target, ctx.cwd)}`,
+        ...(isNewFile
+          ? {}
+          : { fileDiff: fileDiff(target, current ?? '', newContent, ['Current', 'Proposed']) }),
       };
     },
   });

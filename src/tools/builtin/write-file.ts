@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentTool } from '../../core/agent-tool.js';
 import { defineBuiltinTool, errorResult } from './builtin-tool.js';
 import { detectLineEnding, detectOmissionPlaceholders, diffContextSnippet } from './text-edits.js';
+import { fileDiff } from './file-diff.js';
 import { readTextForTool } from './safe-read.js';
 import { makeRelative, resolveToolPath, shortenPath } from './tool-paths.js';
 
@@ -113,6 +114,7 @@ export function createWriteFileTool(): AgentTool {
       return {
         llmContent: `${head} Here is the updated code:\n${snippet}`,
         returnDisplay: `${isNewFile ? 'Created' : 'Overwrote'} ${makeRelative(target, ctx.cwd)}`,
+        fileDiff: fileDiff(target, original, args.content, ['Original', 'Written']),
       };
     },
   });
