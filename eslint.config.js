@@ -25,6 +25,20 @@ export default tseslint.config(
     },
   },
   {
+    // The session viewer's page script runs in the browser.
+    files: ['src/viewer/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        fetch: 'readonly',
+        EventSource: 'readonly',
+      },
+    },
+  },
+  {
     files: ['src/**/*.ts'],
     ignores: ['src/cli/**', 'src/**/*.test.ts'],
     rules: { 'no-console': 'error' },

@@ -26,6 +26,7 @@ const SCENARIOS = {
   PG: './scenarios/pg-postgres.mjs',
   P8: './scenarios/p8-hooks.mjs',
   P9: './scenarios/p9-mcp.mjs',
+  P10: './scenarios/p10-telemetry.mjs',
 };
 /** Total budget of a run (the limit is 20 minutes on the 2-core machine). */
 const BUDGET_MS = 20 * 60_000;

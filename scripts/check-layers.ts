@@ -49,7 +49,7 @@ export const LAYERS: readonly Layer[] = [
   { name: 'bundles', members: ['extensions/'] },
   { name: 'agent', members: ['agent/'] },
   // Protocol servers built on the agent that the root entry exports (loading their protocol SDK lazily).
-  { name: 'servers', members: ['acp/'] },
+  { name: 'servers', members: ['acp/', 'viewer/'] },
   { name: 'public API', members: ['index.ts'] },
   { name: 'adapters', members: ['cli/', 'testing/', 'postgres/'] },
 ];

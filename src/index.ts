@@ -277,6 +277,31 @@ export type { McpServerState } from './mcp/mcp-connection.js';
 export type { McpServerStatus, McpPrompt, McpWarning } from './mcp/mcp-manager.js';
 export type { McpResource } from './mcp/mcp-resource-tools.js';
 
+export { startTelemetry } from './telemetry/start-telemetry.js';
+export type { TelemetryExport, TelemetryExportSettings } from './telemetry/start-telemetry.js';
+export { resolveTelemetrySettings, DEFAULT_OTLP_ENDPOINT } from './telemetry/telemetry-settings.js';
+export type {
+  ResolvedTelemetrySettings,
+  TelemetryFlagOverrides,
+} from './telemetry/telemetry-settings.js';
+export type { TelemetryOptions, TelemetryTracerProvider } from './telemetry/telemetry-options.js';
+
+export { startSessionViewer } from './viewer/session-viewer.js';
+export type { SessionViewer, SessionViewerOptions } from './viewer/session-viewer.js';
+export { createSessionViewerHandler } from './viewer/viewer-handler.js';
+export type { SessionViewerHandler, SessionViewerHandlerOptions } from './viewer/viewer-handler.js';
+export type {
+  TimelineView,
+  TimelineTurn,
+  TimelineItem,
+  TimelineModelCall,
+  TimelineToolCall,
+  TimelineNote,
+  TimelineTotals,
+  TimelineTokens,
+  TimelineDecision,
+} from './viewer/timeline-types.js';
+
 export { GeminiCliAcpServer } from './acp/acp-server.js';
 export type { AcpByteStream, AcpServerConnection } from './acp/acp-server.js';
 export type { GeminiCliAcpServerOptions } from './acp/acp-server-options.js';

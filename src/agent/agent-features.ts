@@ -25,6 +25,7 @@ import type { ContextSettings } from './context-options.js';
 import { projectTempDir } from './session-preamble.js';
 import { geminiHome } from '../settings/settings-paths.js';
 import { createAgentExtensions, type AgentExtensions } from './agent-extensions.js';
+import { createTelemetryFeature } from '../telemetry/telemetry-feature.js';
 
 /**
  * Priority (inside the `default` tier) of the rule that lets the `tools` option's tools run: below every rule that
@@ -237,14 +238,18 @@ export function createAgentFeatures(
     servers: mcpServers,
     reservedToolNames: new Set(toolKinds.keys()),
   });
-  // First, so its tool interceptor is the outermost: it truncates the result every other feature handed back.
+  // First after telemetry, so its tool interceptor is the outermost that changes results: it truncates the result
+  // every other feature handed back.
   const contextFeature = createContextFeature({
     truncateToolOutputThreshold: context.context.truncateToolOutputThreshold,
     defaultTokenLimit: context.context.tokenLimit(options.model ?? ''),
     projectTempDir: (cwd) => projectTempDir(geminiHome(), cwd),
     logger: context.logger,
   });
+  const telemetry = createTelemetryFeature(options.telemetry, { logger: context.logger });
   const others: Feature[] = [
+    // First, so that its spans hold everything the other features do around a turn, a model call and a tool.
+    ...(telemetry === undefined ? [] : [telemetry]),
     contextFeature,
     builtin,
     custom.feature,

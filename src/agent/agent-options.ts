@@ -11,6 +11,7 @@ import type { AnyTool } from '../core/tool-definition.js';
 import type { BuiltinToolSelection } from '../tools/builtin/create-builtin-tools.js';
 import type { HookRunRecord } from '../hooks/hook-executor.js';
 import type { AnySdkHook } from '../hooks/hook.js';
+import type { TelemetryOptions } from '../telemetry/telemetry-options.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
 import type { ApprovalHandler } from '../policy/approvals/approval-response.js';
@@ -67,6 +68,13 @@ export interface GeminiCliAgentOptions {
    * `tools` option and skills, in the order given; the policy decides after all of them. See docs/features.md.
    */
   features?: Feature[];
+  /**
+   * OpenTelemetry spans for every turn (`invoke_agent`), model call (`chat`) and tool call (`execute_tool`), as
+   * the GenAI semantic conventions name them. Default: on with the global tracer provider when
+   * `@opentelemetry/api` is installed, else off; prompts and responses only with `logPrompts: true`. See
+   * docs/observability.md.
+   */
+  telemetry?: TelemetryOptions;
   /**
    * In-process hooks made with `hook()` (gemini-cli's 11 events, typed by event). They always run, before the
    * settings files' command hooks of the same event. See docs/hooks.md.

@@ -7,6 +7,7 @@ import { PolicyOptions } from '../policy/policy-options.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
 import { isSdkHook } from '../hooks/hook.js';
+import { TelemetryOptionsSchema } from '../telemetry/telemetry-options.js';
 import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
@@ -199,6 +200,7 @@ export const OPTION_SCHEMAS = {
   context: ContextOptionsSchema.optional(),
   policy: z.unknown().optional(),
   features: z.unknown().optional(),
+  telemetry: TelemetryOptionsSchema.optional(),
   hooks: z.array(z.custom<object>(isSdkHook, 'expected a hook made with hook()')).optional(),
   settingsHooks: bool().optional(),
   onHookRun: fn('a function (record) => void').optional(),

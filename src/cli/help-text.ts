@@ -50,6 +50,13 @@ MCP servers (mcpServers in settings.json, as gemini mcp):
 Hooks (the settings files' command hooks run on every prompt, as in gemini):
   gemini-agent hooks list [-o json] | hooks migrate --from-claude   (see gemini-agent hooks --help)
 
+Session viewer (a read-only web page on 127.0.0.1: timelines of this project's sessions, live):
+  gemini-agent view [session] [--no-open] [--port <n>]   (see gemini-agent view --help)
+
+Telemetry: OpenTelemetry spans as gemini-cli's telemetry.* settings say (enabled, target, otlpEndpoint,
+otlpProtocol, outfile, logPrompts; GEMINI_TELEMETRY_* override them). Needs the optional @opentelemetry/*
+packages; see docs/observability.md.
+
 PostgreSQL session store:
   gemini-agent postgres migrate|status [--url <url>] [--schema <name>]   (see gemini-agent postgres --help)
 

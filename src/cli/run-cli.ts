@@ -1,7 +1,8 @@
 import { CliUsageError, SandboxUnsupportedError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
-import type { OutputFormat } from './cli-options.js';
+import type { CliOptions, OutputFormat } from './cli-options.js';
 import { agentOptionsFrom } from './agent-options.js';
+import { startCliTelemetry } from './cli-telemetry.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { HELP_TEXT } from './help-text.js';
 import { errorInfo } from './output/output-writer.js';
@@ -15,6 +16,7 @@ import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
 import { loginCommand } from './login-command.js';
+import { viewCommand } from './view-command.js';
 import { GeminiCliAgent } from './sdk.js';
 import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
 import { terminalSafeIo } from './terminal-text.js';
@@ -41,6 +43,7 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
     if (io.argv[0] === 'hooks' || io.argv[0] === 'hook')
       return await hooksCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
+    if (io.argv[0] === 'view') return await viewCommand(io, io.argv.slice(1));
     const options = parseCliArgs(io.argv);
     format = options.outputFormat;
     if (options.help) {
@@ -64,38 +67,58 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
           'gemini-agent does not have yet. Drop the flag.',
       );
     }
-    const agent = new GeminiCliAgent(agentOptionsFrom(options, io.cwd, io.env ?? {}));
-    if (options.acp) return await runAcp(agent, options, io);
-    if (options.listSessions) {
-      await listSessionsCommand(agent, io);
-      return ExitCode.Success;
+    const agentOptions = agentOptionsFrom(options, io.cwd, io.env ?? {});
+    const listing = options.listSessions || options.deleteSession !== undefined;
+    const telemetry = listing
+      ? undefined
+      : await startCliTelemetry(agentOptions, io, options.sessionId);
+    try {
+      return await runAgent(new GeminiCliAgent(agentOptions), options, io, rawIo);
+    } finally {
+      await telemetry?.shutdown().catch((error: unknown) => {
+        io.stderr(`Warning: telemetry export failed: ${String(error)}\n`);
+      });
     }
-    if (options.deleteSession !== undefined) {
-      await deleteSessionCommand(agent, io, options.deleteSession);
-      return ExitCode.Success;
-    }
-    const piped = await readPipedStdin(io.stdin).catch((error: unknown) => {
-      throw new CliUsageError(
-        `Could not read piped input: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-    const prompt = combinePrompt(piped, options.prompt ?? options.positionalPrompt);
-    if (prompt === undefined) {
-      throw new CliUsageError(
-        'No prompt: pass one with -p "your prompt" (or pipe it on stdin). Run `gemini-agent --help` for usage.',
-      );
-    }
-    // --raw-output: model text reaches stdout as sent, even on a terminal.
-    const promptIo = options.rawOutput ? { ...io, stdout: rawIo.stdout } : io;
-    if (options.rawOutput && !options.acceptRawOutputRisk && options.outputFormat === 'text') {
-      io.stderr(RAW_OUTPUT_WARNING);
-    }
-    return await runPrompt(agent, options, prompt, promptIo);
   } catch (error) {
     const code = exitCodeFor(error);
     reportFatal(io, format, error, code);
     return code;
   }
+}
+
+/** Runs what the flags ask of the agent: ACP, list or delete sessions, or one prompt. */
+async function runAgent(
+  agent: GeminiCliAgent,
+  options: CliOptions,
+  io: CliIo,
+  rawIo: CliIo,
+): Promise<ExitCode> {
+  if (options.acp) return await runAcp(agent, options, io);
+  if (options.listSessions) {
+    await listSessionsCommand(agent, io);
+    return ExitCode.Success;
+  }
+  if (options.deleteSession !== undefined) {
+    await deleteSessionCommand(agent, io, options.deleteSession);
+    return ExitCode.Success;
+  }
+  const piped = await readPipedStdin(io.stdin).catch((error: unknown) => {
+    throw new CliUsageError(
+      `Could not read piped input: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+  const prompt = combinePrompt(piped, options.prompt ?? options.positionalPrompt);
+  if (prompt === undefined) {
+    throw new CliUsageError(
+      'No prompt: pass one with -p "your prompt" (or pipe it on stdin). Run `gemini-agent --help` for usage.',
+    );
+  }
+  // --raw-output: model text reaches stdout as sent, even on a terminal.
+  const promptIo = options.rawOutput ? { ...io, stdout: rawIo.stdout } : io;
+  if (options.rawOutput && !options.acceptRawOutputRisk && options.outputFormat === 'text') {
+    io.stderr(RAW_OUTPUT_WARNING);
+  }
+  return await runPrompt(agent, options, prompt, promptIo);
 }
 
 /**

@@ -19,7 +19,11 @@ export {
   createStderrLogger,
   openAICompatible,
   loadSettings,
+  resolveTelemetrySettings,
   skillDir,
+  startTelemetry,
+  startSessionViewer,
+  FileSessionStore,
 } from '../index.js';
 export { createContentGenerator } from '../model/index.js';
 export type {
@@ -34,5 +38,6 @@ export type {
   ServerGeminiStreamEvent,
   SessionSummary,
   Settings,
+  TelemetryExport,
   ToolCallResponseInfo,
 } from '../index.js';

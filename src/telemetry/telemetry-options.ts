@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * The part of an OpenTelemetry `TracerProvider` the SDK uses. `@opentelemetry/api`'s `TracerProvider` (the global
+ * one, or `new TracerProvider(...)` of `@opentelemetry/sdk-trace`) fits it; the SDK's public types do not import
+ * `@opentelemetry/api`, so an app without it type-checks.
+ */
+export interface TelemetryTracerProvider {
+  getTracer(name: string, version?: string, options?: { schemaUrl?: string }): unknown;
+}
+
+/**
+ * The agent's `telemetry` option: OpenTelemetry spans for every turn (`invoke_agent`), model call (`chat`) and tool
+ * call (`execute_tool`), named as the OpenTelemetry GenAI semantic conventions name them. See docs/observability.md.
+ */
+export interface TelemetryOptions {
+  /**
+   * Record spans. Default: on when `@opentelemetry/api` can be loaded (the spans go to the global tracer provider,
+   * which records nothing until an OpenTelemetry SDK is registered), else off. `false` adds nothing to the agent.
+   */
+  enabled?: boolean;
+  /** Where spans go, instead of the global tracer provider. */
+  tracerProvider?: TelemetryTracerProvider;
+  /**
+   * Put prompts, responses, system instructions, tool arguments and tool results on the spans
+   * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.tool.call.arguments`, …), truncated to
+   * `maxContentLength` characters each. Default `false`: content is opt-in (gemini-cli's `telemetry.logPrompts`).
+   */
+  logPrompts?: boolean;
+  /** `gen_ai.agent.name` of the `invoke_agent` spans (default `gemini-agent`). */
+  agentName?: string;
+  /** Longest content attribute, in characters (default 16384); longer text is cut and says how long it was. */
+  maxContentLength?: number;
+}
+
+const flag = () => z.boolean({ error: 'expected true or false' });
+
+/** The `telemetry` option's schema (checked with the agent's other options). */
+export const TelemetryOptionsSchema = z.strictObject(
+  {
+    enabled: flag().optional(),
+    tracerProvider: z
+      .custom<TelemetryTracerProvider>(
+        (v) =>
+          typeof v === 'object' &&
+          v !== null &&
+          typeof (v as { getTracer?: unknown }).getTracer === 'function',
+        { error: 'expected an OpenTelemetry TracerProvider (an object with getTracer())' },
+      )
+      .optional(),
+    logPrompts: flag().optional(),
+    agentName: z.string({ error: 'expected a non-empty string' }).min(1).optional(),
+    maxContentLength: z
+      .number({ error: 'expected a positive integer' })
+      .int({ error: 'expected a positive integer' })
+      .min(1, { error: 'expected a positive integer' })
+      .optional(),
+  },
+  { error: 'expected an object such as { enabled: true, logPrompts: false }' },
+);
