@@ -80,6 +80,40 @@ export class ModelCapabilityError extends ConfigurationError {
   }
 }
 
+/**
+ * A feature needs an optional peer dependency that is not installed: the OpenAI-compatible provider needs
+ * `openai`, the ACP server mode `@agentclientprotocol/sdk`, the MCP client `@modelcontextprotocol/sdk`, the
+ * PostgreSQL session store `pg`. The message names the command that fixes it (`npm install <package>`). The
+ * package's own load error is the `cause`.
+ */
+export class MissingDependencyError extends ConfigurationError {
+  /** The npm package to install, e.g. `@modelcontextprotocol/sdk`. */
+  readonly packageName: string;
+  /** The feature that needs it, e.g. `the MCP client`. */
+  readonly feature: string;
+
+  constructor(
+    details: { packageName: string; feature: string; versionRange?: string },
+    options: GeminiAgentErrorOptions = {},
+  ) {
+    const spec =
+      details.versionRange === undefined
+        ? details.packageName
+        : `"${details.packageName}@${details.versionRange}"`;
+    super(
+      `${capitalize(details.feature)} needs the package ${details.packageName}, which is not installed: ` +
+        `run npm install ${spec} (it is an optional peer dependency of gemini-agent-sdk).`,
+      { ...options, code: 'MISSING_DEPENDENCY' },
+    );
+    this.packageName = details.packageName;
+    this.feature = details.feature;
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** A replay file (`fakeResponses`) is missing, malformed, exhausted or out of step with the calls made. */
 export class ReplayError extends ConfigurationError {
   /** The replay file. */

@@ -162,6 +162,7 @@ export {
   MissingCredentialsError,
   AuthenticationError,
   ModelCapabilityError,
+  MissingDependencyError,
   ReplayError,
   ModelApiError,
   ModelBehaviorError,
@@ -273,7 +274,20 @@ export type { AgentSettingsOptions } from './agent/agent-settings.js';
 export { AgentMcp } from './mcp/agent-mcp.js';
 export type { McpPromptResult } from './mcp/agent-mcp.js';
 export type { McpServerConfig, McpTransportKind } from './mcp/mcp-config.js';
-export type { McpServerState } from './mcp/mcp-connection.js';
+export type {
+  McpServerState,
+  McpPromptInfo,
+  McpPromptArgument,
+  McpPromptMessage,
+  McpContentBlock,
+  McpResourceInfo,
+  McpResourceContents,
+  McpGetPromptResult,
+  McpReadResourceResult,
+  McpAnnotations,
+  McpIcon,
+  McpMeta,
+} from './mcp/mcp-types.js';
 export type { McpServerStatus, McpPrompt, McpWarning } from './mcp/mcp-manager.js';
 export type { McpResource } from './mcp/mcp-resource-tools.js';
 

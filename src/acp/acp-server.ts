@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { GeminiCliAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors.js';
+import { ACP_PACKAGE, loadOptional } from '../core/optional-dependency.js';
 import { MemorySessionStore } from '../sessions/memory-session-store.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import type { AcpByteStream, AcpServerConnection } from './acp-connection.js';
@@ -32,8 +33,9 @@ function packageVersion(): string {
  * tool calls with diffs, permission requests for calls the policy wants approved (they wait in the session's
  * store, so a vanished editor never approves anything), modes, models and cancellation.
  *
- * The ACP SDK (`@agentclientprotocol/sdk`) is loaded on the first `start()` / `connect()`, so importing the
- * package stays light.
+ * The ACP SDK (`@agentclientprotocol/sdk`, an optional peer dependency: `npm install @agentclientprotocol/sdk`)
+ * is loaded on the first `start()` / `connect()`, so importing the package stays light; without it they reject
+ * with a `MissingDependencyError` naming the package.
  *
  * @example
  * ```ts
@@ -103,7 +105,10 @@ export class GeminiCliAcpServer {
         'connect() needs { readable: ReadableStream, writable: WritableStream } of bytes.',
       );
     }
-    const { serveAcpConnection } = await import('./acp-connection.js');
+    const { serveAcpConnection } = await loadOptional(
+      ACP_PACKAGE,
+      () => import('./acp-connection.js'),
+    );
     const connection = serveAcpConnection(this.agent, stream, this.options, this.sharedStore);
     this.connections.add(connection);
     void connection.closed.finally(() => this.connections.delete(connection));

@@ -1,5 +1,5 @@
 import type { Part } from '@google/genai';
-import type { GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpGetPromptResult, McpReadResourceResult } from './mcp-types.js';
 import { raceAbort } from '../core/abort.js';
 import { ConfigurationError, McpServerError } from '../errors.js';
 import { findResource, type McpResource } from './mcp-resource-tools.js';
@@ -9,7 +9,7 @@ import type { McpManager, McpPrompt, McpServerStatus } from './mcp-manager.js';
 export interface McpPromptResult {
   description?: string;
   /** The messages as the server sent them. */
-  messages: GetPromptResult['messages'];
+  messages: McpGetPromptResult['messages'];
   /** The messages' content as parts (text, images and audio as `inlineData`, embedded resources). */
   parts: Part[];
 }
@@ -76,6 +76,7 @@ export class AgentMcp {
    * Fills in a server's prompt (`prompts/get`; argument values are sent as strings).
    *
    * @throws ConfigurationError for an unknown server or prompt, or a missing required argument.
+   * @throws MissingDependencyError when servers are configured but `@modelcontextprotocol/sdk` is not installed.
    * @throws McpServerError when the server fails to answer.
    */
   async getPrompt(
@@ -84,7 +85,7 @@ export class AgentMcp {
     args: Record<string, unknown> = {},
     signal?: AbortSignal,
   ): Promise<McpPromptResult> {
-    const manager = await this.started(signal);
+    const manager = await this.started(signal, true);
     const prompt = manager
       .prompts()
       .find((p) => p.serverName === serverName && p.name === promptName);
@@ -105,7 +106,7 @@ export class AgentMcp {
         `Prompt '${promptName}' of MCP server '${serverName}' needs the argument(s) ${missing.join(', ')}.`,
       );
     }
-    let result: GetPromptResult;
+    let result: McpGetPromptResult;
     try {
       result = await manager.getPrompt(serverName, promptName, args, signal);
     } catch (error) {
@@ -132,9 +133,10 @@ export class AgentMcp {
    * Reads a resource by URI (`<server>:<uri>` or a bare URI).
    *
    * @throws ConfigurationError when no connected server lists it.
+   * @throws MissingDependencyError when servers are configured but `@modelcontextprotocol/sdk` is not installed.
    */
-  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
-    const manager = await this.started(signal);
+  async readResource(uri: string, signal?: AbortSignal): Promise<McpReadResourceResult> {
+    const manager = await this.started(signal, true);
     const resource = findResource(manager.resources(), uri);
     if (resource === undefined) {
       throw new ConfigurationError(`No connected MCP server lists the resource ${uri}.`);
@@ -142,9 +144,10 @@ export class AgentMcp {
     return manager.connectionOf(resource.serverName).readResource(resource.uri, signal);
   }
 
-  private async started(signal?: AbortSignal): Promise<McpManager> {
+  private async started(signal?: AbortSignal, needsSdk = false): Promise<McpManager> {
     const manager = this.manager();
     await raceAbort(manager.start(), signal);
+    if (needsSdk && manager.missingDependency !== undefined) throw manager.missingDependency;
     return manager;
   }
 }

@@ -36,8 +36,9 @@ import {
   type TransportContext,
 } from './mcp-transport.js';
 
-/** Where a server is: `connected`, `connecting`, `failed` (with a reason), or `disabled` (never started). */
-export type McpServerState = 'connected' | 'connecting' | 'failed' | 'disabled';
+import type { McpServerHandle, McpServerState } from './mcp-types.js';
+
+export type { McpServerState } from './mcp-types.js';
 
 /** What a connection needs from its owner. */
 export interface ConnectionContext extends Omit<TransportContext, 'onStderr'> {
@@ -67,7 +68,7 @@ const STDERR_TAIL = 2000;
  * `url`), lists its tools, resources and prompts, keeps them current on `list_changed`, runs calls, and restarts
  * when a call needs a server that died. Never throws from `start`: a failure is a state with a reason.
  */
-export class McpConnection {
+export class McpConnection implements McpServerHandle {
   private currentState: McpServerState = 'connecting';
   private failure: string | undefined;
   private client: Client | undefined;

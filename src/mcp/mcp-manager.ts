@@ -1,4 +1,3 @@
-import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from '../core/agent-tool.js';
 import type { Logger } from '../logger.js';
 import type { Environment } from '../settings/env-expansion.js';
@@ -9,7 +8,7 @@ import {
   type McpServerConfig,
   type McpTransportKind,
 } from './mcp-config.js';
-import type { McpConnection, McpServerState } from './mcp-connection.js';
+import type { McpConnection, McpConnection as McpConnectionClass } from './mcp-connection.js';
 import type { DiscoveredTool } from './mcp-discovery.js';
 import type { RedactionLists } from './mcp-env.js';
 import {
@@ -17,7 +16,15 @@ import {
   readMcpResourceTool,
   type McpResource,
 } from './mcp-resource-tools.js';
+import { MissingDependencyError } from '../errors.js';
+import { loadOptional, MCP_PACKAGE } from '../core/optional-dependency.js';
 import { McpTool } from './mcp-tool.js';
+import type {
+  McpGetPromptResult,
+  McpPromptInfo,
+  McpServerHandle,
+  McpServerState,
+} from './mcp-types.js';
 
 /** One server as `agent.mcp.status()` reports it. */
 export interface McpServerStatus {
@@ -41,7 +48,7 @@ export interface McpServerStatus {
 }
 
 /** A prompt of a server (usable as a prompt template with `agent.mcp.getPrompt`). */
-export type McpPrompt = Prompt & { serverName: string };
+export type McpPrompt = McpPromptInfo & { serverName: string };
 
 /** What {@link McpManager} needs. */
 export interface McpManagerOptions {
@@ -99,6 +106,8 @@ export class McpManager {
   private readonly queued: McpWarning[] = [];
   private readonly adapted = new WeakMap<DiscoveredTool, McpTool>();
   private readonly warned = new Set<string>();
+  /** Set when servers are configured but the MCP SDK is not installed. */
+  private missing: MissingDependencyError | undefined;
   private started: Promise<void> | undefined;
   private closed = false;
   private cache: AgentTool[] | undefined;
@@ -141,7 +150,18 @@ export class McpManager {
 
   private async startAll(): Promise<void> {
     if (this.enabled.length === 0) return;
-    const { McpConnection } = await import('./mcp-connection.js');
+    let McpConnection: typeof McpConnectionClass;
+    try {
+      ({ McpConnection } = await loadOptional(MCP_PACKAGE, () => import('./mcp-connection.js')));
+    } catch (error) {
+      if (!(error instanceof MissingDependencyError)) throw error;
+      // No MCP SDK: every server fails with the install command; the agent runs on without their tools.
+      this.missing = error;
+      for (const name of this.enabled) {
+        this.warn({ code: 'MCP_SERVER_FAILED', message: error.message, source: `mcp:${name}` });
+      }
+      return;
+    }
     if (this.closed) return;
     this.connections = this.enabled.map(
       (name) =>
@@ -180,9 +200,16 @@ export class McpManager {
     for (const name of Object.keys(this.options.servers).sort((a, b) => a.localeCompare(b))) {
       const config = this.options.servers[name] as McpServerConfig;
       const connection = this.connections.find((c) => c.name === name);
-      const state: McpServerState =
-        connection?.state ?? (this.disabled.has(name) || this.closed ? 'disabled' : 'connecting');
-      const reason = connection ? connection.reason : this.disabled.get(name);
+      const missing = this.missing !== undefined && this.enabled.includes(name);
+      const state: McpServerState = missing
+        ? 'failed'
+        : (connection?.state ??
+          (this.disabled.has(name) || this.closed ? 'disabled' : 'connecting'));
+      const reason = missing
+        ? this.missing?.message
+        : connection
+          ? connection.reason
+          : this.disabled.get(name);
       out.push({
         name,
         state,
@@ -266,7 +293,7 @@ export class McpManager {
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
-  ): Promise<GetPromptResult> {
+  ): Promise<McpGetPromptResult> {
     return this.connectionOf(serverName).getPrompt(name, args, signal);
   }
 
@@ -277,10 +304,20 @@ export class McpManager {
     );
   }
 
+  /** The error every server failed with because `@modelcontextprotocol/sdk` is not installed, if so. */
+  get missingDependency(): MissingDependencyError | undefined {
+    return this.missing;
+  }
+
   /** The connection of a server (once started). @throws Error naming the known servers. */
-  connectionOf(serverName: string): McpConnection {
+  connectionOf(serverName: string): McpServerHandle {
+    return this.connectionNamed(serverName);
+  }
+
+  private connectionNamed(serverName: string): McpConnection {
     const connection = this.connections.find((c) => c.name === serverName);
     if (connection) return connection;
+    if (this.missing !== undefined && this.enabled.includes(serverName)) throw this.missing;
     const reason =
       this.disabled.get(serverName) ??
       (this.enabled.includes(serverName)

@@ -1,6 +1,6 @@
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool, ToolResult, ToolValidation } from '../core/agent-tool.js';
 import { MCP_TOOL_ERROR } from './mcp-content.js';
+import type { McpResourceInfo } from './mcp-types.js';
 
 /** gemini-cli's name of the tool that lists MCP resources. */
 export const LIST_MCP_RESOURCES_TOOL_NAME = 'list_mcp_resources';
@@ -8,7 +8,7 @@ export const LIST_MCP_RESOURCES_TOOL_NAME = 'list_mcp_resources';
 export const READ_MCP_RESOURCE_TOOL_NAME = 'read_mcp_resource';
 
 /** A resource with the server it belongs to. */
-export type McpResource = Resource & { serverName: string };
+export type McpResource = McpResourceInfo & { serverName: string };
 
 /** What the resource tools read from: the connected servers' resources, and a way to read one. */
 export interface ResourceSource {

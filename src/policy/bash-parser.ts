@@ -248,8 +248,9 @@ async function load(): Promise<ShellParser> {
   const runtime = vendoredFile(VENDORED.treeSitter);
   const { Parser, Language } = createRequire(import.meta.url)(runtime) as typeof TreeSitter;
   // web-tree-sitter keeps its Wasm module in module state: init must run once per process.
-  const wasm = vendoredFile(VENDORED.treeSitterWasm);
-  await Parser.init({ locateFile: () => wasm });
+  // Its Wasm core is handed over as bytes (`wasmBinary`), so the runtime never looks for a file of its own.
+  const wasmBinary = gunzipSync(readFileSync(vendoredFile(VENDORED.treeSitterWasm)));
+  await Parser.init({ wasmBinary });
   const language = await Language.load(
     gunzipSync(readFileSync(vendoredFile(VENDORED.bashGrammar))),
   );

@@ -5,6 +5,7 @@
  * `gemini-agent` bin, and `gemini-agent-sdk/testing` without vitest installed. The installed size is measured.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,11 +17,15 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /**
- * A cap on the whole install (file contents of `node_modules`), so growth is a decision, not an accident. It is
- * NOT issue 17's 40 MB target, which the install misses since the protocol SDKs became dependencies: see
- * docs/packaging.md, "Installed footprint". Raise it on purpose, with the new figure in that table.
+ * Issue 17's target: the whole install (file contents of `node_modules` of an empty project after
+ * `npm install <tarball>`) is at most 40 MiB. The protocol SDKs (`openai`, `@agentclientprotocol/sdk`,
+ * `@modelcontextprotocol/sdk`) are optional peer dependencies, so they are not part of it; docs/packaging.md,
+ * "Installed footprint", has the figures.
  */
-const MAX_INSTALLED_BYTES = 75 * 1024 * 1024;
+const MAX_INSTALLED_BYTES = 40 * 1024 * 1024;
+
+/** The optional peer dependencies: not installed with the package, loaded by the feature that needs them. */
+const OPTIONAL_PEERS = ['openai', '@agentclientprotocol/sdk', '@modelcontextprotocol/sdk'] as const;
 
 interface Run {
   code: number;
@@ -153,14 +158,14 @@ describe('the packed tarball, installed into an empty CommonJS project', () => {
         'vendor/tree-sitter-bash/tree-sitter-bash.wasm.gz',
         'vendor/tree-sitter-bash/LICENSE',
         'vendor/web-tree-sitter/web-tree-sitter.cjs',
-        'vendor/web-tree-sitter/web-tree-sitter.wasm',
+        'vendor/web-tree-sitter/web-tree-sitter.wasm.gz',
         'vendor/web-tree-sitter/LICENSE',
       ]),
     );
     expect(packed.filter((p) => /^src\/|\.map$|\.test\.|^test\//.test(p))).toEqual([]);
   });
 
-  it(`installs in at most ${MAX_INSTALLED_BYTES / 1024 / 1024} MiB, without tree-sitter packages or vitest`, async () => {
+  it(`installs in at most ${MAX_INSTALLED_BYTES / 1024 / 1024} MiB, without the optional peers, tree-sitter packages or vitest`, async () => {
     const modules = join(app, 'node_modules');
     const total = await contentBytes(modules);
     const sizes: Array<[string, number]> = [];
@@ -179,6 +184,9 @@ describe('the packed tarball, installed into an empty CommonJS project', () => {
       MAX_INSTALLED_BYTES,
     );
     const installed = await readdir(modules);
+    for (const peer of OPTIONAL_PEERS) {
+      expect(existsSync(join(modules, peer)), `${peer} is an optional peer`).toBe(false);
+    }
     expect(installed).not.toContain('tree-sitter-bash');
     expect(installed).not.toContain('web-tree-sitter');
     expect(installed).not.toContain('vitest');
@@ -278,4 +286,139 @@ main().catch((e: unknown) => { console.error(e); process.exit(1); });
     expect(answer.code).toBe(0);
     expect(JSON.parse(answer.stdout)).toMatchObject({ response: 'Hello!' });
   });
+});
+
+/** Runs an ES module script in the app and returns what it printed as JSON. */
+async function runScript(name: string, source: string): Promise<Record<string, unknown>> {
+  await writeFile(join(app, name), source);
+  const result = await node([name], app);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+const FEATURES_PRELUDE = `import { GeminiCliAgent, GeminiCliAcpServer, MissingDependencyError, openAICompatible } from 'gemini-agent-sdk';
+import { FakeOpenAIServer, ScriptedModel, textTurn } from 'gemini-agent-sdk/testing';
+const out = {};
+const typed = (e) => ({ typed: e instanceof MissingDependencyError, code: e?.code, packageName: e?.packageName, message: e?.message });
+const scripted = (text) => ({ contentGenerator: new ScriptedModel([textTurn(text)]), builtinTools: false, persist: false, trustWorkspace: true });
+async function drain(stream) {
+  const events = [];
+  for await (const e of stream) events.push(e);
+  return events;
+}
+`;
+
+describe('the optional peer dependencies', () => {
+  it('a feature whose package is missing fails with MissingDependencyError naming the npm install', async () => {
+    const out = await runScript(
+      'without-peers.mjs',
+      `${FEATURES_PRELUDE}
+const ai = new GeminiCliAgent({ builtinTools: false, persist: false, retry: false, model: 'llama3.2',
+  provider: openAICompatible({ baseURL: 'http://127.0.0.1:9/v1' }) });
+try { await drain(ai.session().sendStream('hi')); out.openai = 'no error'; } catch (e) { out.openai = typed(e); }
+
+const pair = new TransformStream();
+try { await new GeminiCliAcpServer(new GeminiCliAgent(scripted('x'))).connect(pair); out.acp = 'no error'; }
+catch (e) { out.acp = typed(e); }
+
+const mcp = new GeminiCliAgent({ ...scripted('still answering'), mcpServers: { files: { command: process.execPath, args: ['-e', ''] } } });
+out.mcpStatus = (await mcp.mcp.status()).map((s) => ({ name: s.name, state: s.state, reason: s.reason }));
+try { await mcp.mcp.getPrompt('files', 'greet'); out.mcpPrompt = 'no error'; } catch (e) { out.mcpPrompt = typed(e); }
+const events = await drain(mcp.session().sendStream('hi'));
+out.mcpSend = events.filter((e) => e.type === 'content').map((e) => e.value).join('');
+out.mcpWarnings = events.filter((e) => e.type === 'warning').map((e) => e.value.code);
+console.log(JSON.stringify(out));
+`,
+    );
+    const install = (pkg: string, range: string) =>
+      expect.objectContaining({
+        typed: true,
+        code: 'MISSING_DEPENDENCY',
+        packageName: pkg,
+        message: expect.stringContaining(`npm install "${pkg}@${range}"`) as unknown,
+      });
+    expect(out['openai']).toEqual(install('openai', '^6.49.0'));
+    expect(out['acp']).toEqual(install('@agentclientprotocol/sdk', '^2.4.0'));
+    expect(out['mcpPrompt']).toEqual(install('@modelcontextprotocol/sdk', '^1.32.2'));
+    expect(out['mcpStatus']).toEqual([
+      {
+        name: 'files',
+        state: 'failed',
+        reason: expect.stringContaining(
+          'npm install "@modelcontextprotocol/sdk@^1.32.2"',
+        ) as unknown,
+      },
+    ]);
+    // The agent still answers; the missing MCP SDK is a warning on the stream.
+    expect(out['mcpSend']).toBe('still answering');
+    expect(out['mcpWarnings']).toContain('MCP_SERVER_FAILED');
+
+    const bin = join(app, 'node_modules', '.bin', 'gemini-agent');
+    const acp = await run(bin, ['--acp'], app);
+    expect(acp.code).not.toBe(0);
+    expect(acp.stderr).toContain('npm install "@agentclientprotocol/sdk@^2.4.0"');
+    expect(acp.stdout).toBe('');
+  });
+
+  it('installed next to the package, the peers make those features work', async () => {
+    const add = await npm(
+      [
+        'install',
+        '--prefer-offline',
+        'openai@6.49.0',
+        '@agentclientprotocol/sdk@2.4.0',
+        '@modelcontextprotocol/sdk@1.32.2',
+      ],
+      app,
+    );
+    expect(add.stderr).toBe('');
+    expect(add.code).toBe(0);
+    await writeFile(
+      join(app, 'greeter.mjs'),
+      `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+const server = new McpServer({ name: 'greeter', version: '1.0.0' });
+server.registerPrompt('greet', { description: 'Greets' }, () => ({
+  messages: [{ role: 'user', content: { type: 'text', text: 'hello from mcp' } }],
+}));
+await server.connect(new StdioServerTransport());
+`,
+    );
+    const out = await runScript(
+      'with-peers.mjs',
+      `${FEATURES_PRELUDE}
+const server = new FakeOpenAIServer({ turns: [textTurn('from openai')] });
+await server.start();
+const ai = new GeminiCliAgent({ builtinTools: false, persist: false, retry: false, model: 'llama3.2',
+  provider: openAICompatible({ baseURL: server.baseUrl + '/v1' }) });
+out.openai = (await drain(ai.session().sendStream('hi'))).filter((e) => e.type === 'content').map((e) => e.value).join('');
+await server.close();
+
+const toServer = new TransformStream();
+const fromServer = new TransformStream();
+const connection = await new GeminiCliAcpServer(new GeminiCliAgent(scripted('x'))).connect({ readable: toServer.readable, writable: fromServer.writable });
+const writer = toServer.writable.getWriter();
+await writer.write(new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1, clientCapabilities: {} } }) + '\\n'));
+const reader = fromServer.readable.getReader();
+let text = '';
+while (!text.includes('\\n')) { const { value, done } = await reader.read(); if (done) break; text += new TextDecoder().decode(value); }
+out.acp = JSON.parse(text.split('\\n')[0]).result?.protocolVersion;
+await writer.close();
+await connection.closed;
+
+const mcp = new GeminiCliAgent({ ...scripted('x'), mcpServers: { greeter: { command: process.execPath, args: ['greeter.mjs'] } } });
+out.mcpStatus = (await mcp.mcp.status()).map((s) => s.state);
+out.mcpPrompt = (await mcp.mcp.getPrompt('greeter', 'greet')).parts;
+await mcp.close();
+console.log(JSON.stringify(out));
+`,
+    );
+    expect(out).toEqual({
+      openai: 'from openai',
+      acp: 1,
+      mcpStatus: ['connected'],
+      mcpPrompt: [{ text: 'hello from mcp' }],
+    });
+  }, 300_000);
 });

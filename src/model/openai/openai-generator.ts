@@ -7,6 +7,7 @@ import type {
 } from '@google/genai';
 import type OpenAI from 'openai';
 import { ModelCapabilityError } from '../../errors.js';
+import { loadOptional, OPENAI_PACKAGE } from '../../core/optional-dependency.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { throwIfAborted } from '../../core/abort.js';
 import type { ContentGenerator } from '../content-generator.js';
@@ -192,7 +193,7 @@ export class OpenAICompatibleGenerator implements ContentGenerator {
 
   private client(): Promise<OpenAI> {
     this.clientPromise ??= (async () => {
-      const { default: OpenAIClient } = await import('openai');
+      const { default: OpenAIClient } = await loadOptional(OPENAI_PACKAGE, () => import('openai'));
       const e = this.endpoint;
       return new OpenAIClient({
         apiKey: e.apiKey ?? 'no-key',
