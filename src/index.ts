@@ -62,6 +62,7 @@ export type {
   StoredSession,
   NewSessionInit,
   StoreReadOptions,
+  StoreLoadOptions,
 } from './sessions/session-store.js';
 export type {
   SessionRecord,

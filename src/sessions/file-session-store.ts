@@ -35,6 +35,7 @@ import type {
   SessionStore,
   SessionSummary,
   StoredSession,
+  StoreLoadOptions,
   StoreReadOptions,
 } from './session-store.js';
 import { orderSummaries, summarizeSession } from './session-summary.js';
@@ -249,13 +250,21 @@ export class FileSessionStore implements SessionStore {
     return appender;
   }
 
-  async load(sessionId: string, options: StoreReadOptions = {}): Promise<StoredSession> {
+  async load(sessionId: string, options: StoreLoadOptions = {}): Promise<StoredSession> {
     throwIfAborted(options.signal);
+    const own = options.lease === undefined ? undefined : this.checkLease(options.lease, sessionId);
     const { dir, guess } = await this.findChatsDir();
     const files = dir === undefined ? [] : await listSessionFiles(dir);
     const found = await findSessionFile(files, sessionId, { scanAll: true });
     if (found?.read.session === undefined)
       throw sessionNotFoundError(sessionId, dir ?? guess, files.length === 0);
+    if (own !== undefined && own.path === undefined && !found.read.legacy) {
+      // Loaded to be written (resume): the lease remembers the file and the session as read, so the first append
+      // finds a file deleted, truncated or replaced since and rewrites it from this fold instead of losing it.
+      own.foldFrom(found.read.session);
+      own.path = found.ref.path;
+      own.identity = found.read.identity;
+    }
     return found.read.session;
   }
 

@@ -1,6 +1,7 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseSessionText, type ParsedSessionText } from './conversation.js';
+import type { FileIdentity } from './jsonl-appender.js';
 import { SESSION_FILE_PREFIX, sessionShortId } from './session-paths.js';
 import type { StoredSession } from './session-store.js';
 import { toStoredSession } from './session-summary.js';
@@ -19,6 +20,8 @@ export interface SessionFileRef {
 export interface ReadSessionFile extends ParsedSessionText {
   /** The session, when the file holds one. */
   session: StoredSession | undefined;
+  /** The file that was read (device, inode) and how many bytes of it: a later write can tell what changed. */
+  identity: FileIdentity;
 }
 
 function isSessionFileName(name: string): boolean {
@@ -47,13 +50,23 @@ export async function listSessionFiles(chatsDir: string): Promise<SessionFileRef
 
 /** Reads and folds one session file in a single pass (torn or foreign lines skipped). */
 export async function readSessionFile(ref: SessionFileRef): Promise<ReadSessionFile> {
-  const text = await readFile(ref.path, 'utf8');
-  const parsed = parseSessionText(text);
+  // One descriptor for the stat and the read, so the identity describes exactly the bytes that were parsed.
+  const handle = await open(ref.path, 'r');
+  let bytes: Buffer;
+  let identity: FileIdentity;
+  try {
+    const info = await handle.stat();
+    bytes = await handle.readFile();
+    identity = { dev: info.dev, ino: info.ino, size: bytes.length };
+  } finally {
+    await handle.close();
+  }
+  const parsed = parseSessionText(bytes.toString('utf8'));
   const session =
     parsed.conversation === undefined
       ? undefined
       : toStoredSession(parsed.conversation, ref.path, new Date(ref.mtimeMs).toISOString());
-  return { ...parsed, session };
+  return { ...parsed, session, identity };
 }
 
 /**

@@ -153,7 +153,7 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
         await fresh.finishTurn();
         return fresh;
       }
-      const stored = await store.load(sessionId);
+      const stored = await store.load(sessionId, { lease });
       const rebuilt = rebuildHistory(stored.messages);
       const last = stored.messages.at(-1);
       const state: RecordWriterState = {

@@ -93,6 +93,16 @@ export interface StoreReadOptions {
   signal?: AbortSignal;
 }
 
+/** What {@link SessionStore.load} accepts. */
+export interface StoreLoadOptions extends StoreReadOptions {
+  /**
+   * The caller's write lease on this session (resume loads the session it is about to write). A store may remember
+   * what it read, so that its first append can tell whether the session was changed, deleted or truncated in
+   * between and repair it from what was loaded (the file store does).
+   */
+  lease?: SessionLease;
+}
+
 /**
  * Where sessions live. Stores keep gemini-cli's record model — a metadata record, message records upserted by
  * id, `$set` and `$rewindTo` records — so every store replays a session the same way. Implementations: the
@@ -144,7 +154,7 @@ export interface SessionStore {
    *
    * @throws SessionNotFoundError when the store holds no session with this id.
    */
-  load(sessionId: string, options?: StoreReadOptions): Promise<StoredSession>;
+  load(sessionId: string, options?: StoreLoadOptions): Promise<StoredSession>;
 
   /** Lists the sessions (subagent sessions excluded), oldest start first as `gemini --list-sessions`. */
   list(options?: StoreReadOptions): Promise<SessionSummary[]>;

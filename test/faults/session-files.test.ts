@@ -148,3 +148,52 @@ describe('the session file changes under an open session', () => {
     await reader.close();
   });
 });
+
+/** Each way of damaging a session file, applied to `path`. */
+const DAMAGE: Array<[string, (path: string) => Promise<void>, RegExp]> = [
+  ['deleted', (path) => unlink(path), /was deleted while session/],
+  ['truncated to 0', (path) => truncate(path, 0), /was truncated while session/],
+  [
+    'truncated part-way',
+    async (path) => truncate(path, Math.floor((await readFile(path, 'utf8')).length / 2)),
+    /was truncated while session/,
+  ],
+  [
+    'replaced by another file',
+    async (path) => {
+      await writeFile(`${path}.new`, '{"not":"a session"}\n');
+      await rename(`${path}.new`, path);
+    },
+    /replaced by another file .*kept as/,
+  ],
+];
+
+describe('the session file changes right after a resume, before its first write', () => {
+  it.each(DAMAGE)(
+    '%s: the first append rewrites it from the resumed history; nothing is lost',
+    async (name, damage, message) => {
+      const id = `resumed-then-${name.replace(/\W+/g, '-')}`;
+      const { cwd, session: first } = await openSession(id);
+      await first.send('second');
+      await first.close();
+      const resumedBy = new GeminiCliAgent({
+        cwd,
+        contentGenerator: new ScriptedModel([textTurn('after resume')]),
+        builtinTools: false,
+        skillDiscovery: false,
+        retry: false,
+      });
+      const session = await resumedBy.resumeSession(id);
+      const before = session.getHistory();
+      expect(before).toHaveLength(4);
+      await damage(await sessionFileOf(cwd, id));
+      expect(await sendExpectingRepair(session, 'third')).toMatch(message);
+      expect(session.getHistory()).toHaveLength(6);
+      expect(session.getHistory().slice(0, 4)).toEqual(before);
+      expect(await resumeInAnotherProcess(cwd, id)).toEqual({ turns: 6, listed: true });
+      await session.close();
+      await expectStoredHistory(cwd, id, session.getHistory());
+    },
+    60_000,
+  );
+});
