@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { createPolicyEngine, parsePolicyToml } from 'gemini-agent-sdk/policy';
 import { parseSkillMarkdown } from '../../dist/skills/skill-frontmatter.js';
@@ -109,4 +110,4 @@ for (let r = 0; r < reps; r++) {
 const sizes = {
   ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, Buffer.byteLength(v)])),
 };
-console.log(JSON.stringify({ samples, sizes, checked }));
+process.stdout.write(`${JSON.stringify({ samples, sizes, checked })}\n`);

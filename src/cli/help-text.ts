@@ -48,7 +48,8 @@ MCP servers (mcpServers in settings.json, as gemini mcp):
   gemini-agent mcp list | add <name> <commandOrUrl> [args...] | remove <name>   (see gemini-agent mcp --help)
 
 Hooks (the settings files' command hooks run on every prompt, as in gemini):
-  gemini-agent hooks list [-o json] | hooks migrate --from-claude   (see gemini-agent hooks --help)
+  gemini-agent hooks list [-o json] | hooks enable|disable <name> | hooks migrate --from-claude
+                                          (see gemini-agent hooks --help)
 
 Session viewer (a read-only web page on 127.0.0.1: timelines of this project's sessions, live):
   gemini-agent view [session] [--no-open] [--port <n>]   (see gemini-agent view --help)

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
 import { ExitCode } from './exit-codes.js';
+import { disableHook, enableHook, type HookToggleScope } from './hooks-toggle.js';
 import { GeminiCliAgent, migrateClaudeHooks, type HookInfo } from './sdk.js';
 
 /** The `gemini-agent hooks --help` text. */
@@ -14,18 +15,26 @@ The command hooks of the settings files (~/.gemini/settings.json, and .gemini/se
 Commands:
   list                   The hooks that run in this folder, in run order: event, name, matcher, command, and
                          whether hooksConfig.disabled turns one off. Skipped definitions are listed with why.
+  enable <name>          Remove a hook from hooksConfig.disabled in the workspace and user settings (wherever
+                         it is listed), as gemini-cli's /hooks enable.
+  disable <name>         Add a hook to hooksConfig.disabled of one settings file: the workspace's
+                         (.gemini/settings.json) by default, the user's in the home folder or an untrusted folder.
+                         <name> is the hook's name, else its command, as hooks list shows it.
   migrate --from-claude  Add the hooks of .claude/settings.local.json (else .claude/settings.json) to
                          .gemini/settings.json: event and tool names mapped, $CLAUDE_PROJECT_DIR renamed,
                          timeouts turned from seconds into milliseconds.
 
 Options:
   -o, --output-format <f>  list: text (default) or json.
-      --skip-trust         list: trust this folder for this run (its .gemini/settings.json hooks count).
+  -s, --scope <s>          disable: user or workspace (also: project).
+      --skip-trust         list, enable, disable: trust this folder for this run (its .gemini/settings.json
+                           hooks count).
   -h, --help               Print this help.
 `;
 
 const OPTIONS = {
   'output-format': { type: 'string', short: 'o' },
+  scope: { type: 'string', short: 's' },
   'skip-trust': { type: 'boolean' },
   'from-claude': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -38,7 +47,36 @@ function line(hook: HookInfo): string {
   return `  ${hook.event}${where}  ${hook.name}${state}${what}\n`;
 }
 
-/** `gemini-agent hooks list|migrate`: shows the settings hooks that run here, or migrates Claude Code's. */
+/** `hooks enable|disable <name>`: checks the arguments, then edits the settings files. */
+function toggle(
+  io: CliIo,
+  command: 'enable' | 'disable',
+  names: readonly string[],
+  values: { scope?: string | undefined; 'skip-trust'?: boolean | undefined },
+): ExitCode {
+  const [name, ...more] = names;
+  if (name === undefined || name.trim() === '')
+    throw new CliUsageError(`Usage: gemini-agent hooks ${command} <hook-name>`);
+  if (more.length > 0) throw new CliUsageError(`Unexpected argument "${more[0]}" after ${name}.`);
+  let scope: HookToggleScope | undefined;
+  if (values.scope !== undefined) {
+    if (command === 'enable')
+      throw new CliUsageError('hooks enable takes no --scope: it enables the hook in every scope.');
+    const given = values.scope === 'project' ? 'workspace' : values.scope;
+    if (given !== 'user' && given !== 'workspace')
+      throw new CliUsageError(`--scope must be user or workspace (got "${values.scope}").`);
+    scope = given;
+  }
+  const agent = new GeminiCliAgent({
+    cwd: io.cwd,
+    ...(values['skip-trust'] === true ? { trustWorkspace: true } : {}),
+  });
+  if (command === 'enable') enableHook(io, agent, name.trim());
+  else disableHook(io, agent, name.trim(), scope);
+  return ExitCode.Success;
+}
+
+/** `gemini-agent hooks list|enable|disable|migrate`: shows the settings hooks that run here, or migrates Claude Code's. */
 export async function hooksCommand(io: CliIo, argv: readonly string[]): Promise<ExitCode> {
   let parsed;
   try {
@@ -54,6 +92,7 @@ export async function hooksCommand(io: CliIo, argv: readonly string[]): Promise<
     return ExitCode.Success;
   }
   const [command, ...extra] = positionals;
+  if (command === 'enable' || command === 'disable') return toggle(io, command, extra, values);
   if (extra.length > 0)
     throw new CliUsageError(`Unexpected argument "${extra[0]}" after ${command}.`);
   if (command === 'migrate') {
@@ -81,7 +120,7 @@ export async function hooksCommand(io: CliIo, argv: readonly string[]): Promise<
   if (command !== 'list') {
     throw new CliUsageError(
       `${command === undefined ? 'Missing' : 'Unknown'} hooks command${command === undefined ? '' : ` "${command}"`}: ` +
-        'use `gemini-agent hooks list` or `gemini-agent hooks migrate --from-claude`.',
+        'use `gemini-agent hooks list`, `hooks enable <name>`, `hooks disable <name>` or `hooks migrate --from-claude`.',
     );
   }
   const format = values['output-format'] ?? 'text';
