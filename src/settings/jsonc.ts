@@ -7,6 +7,12 @@ export interface JsoncDocument {
   lines: ReadonlyMap<string, number>;
 }
 
+/**
+ * How deep objects and lists may nest. Real settings files nest about six levels; the limit keeps a hostile file
+ * (100,000 opening brackets) from overflowing the stack of this parser or of the code that walks its result.
+ */
+export const MAX_JSONC_DEPTH = 100;
+
 /** The key under which {@link JsoncDocument.lines} stores a path. */
 export function pathKey(path: ReadonlyArray<string | number>): string {
   return JSON.stringify(path);
@@ -15,9 +21,11 @@ export function pathKey(path: ReadonlyArray<string | number>): string {
 /**
  * Parses JSON with `//` and `/* *\/` comments, as gemini-cli reads settings files (comments are stripped, then
  * the text must be strict JSON: no trailing commas, no single quotes). A leading BOM is ignored. Duplicate keys:
- * the last one wins, like `JSON.parse`. Keys such as `__proto__` become plain own properties.
+ * the last one wins, like `JSON.parse`. Keys such as `__proto__` become plain own properties. Objects and lists
+ * nest at most {@link MAX_JSONC_DEPTH} levels.
  *
- * @throws SettingsFileError naming the file, line and column of the first syntax error.
+ * @throws SettingsFileError naming the file, line and column of the first syntax error, or of the value that
+ *   nests too deeply.
  */
 export function parseJsonc(text: string, file: string): JsoncDocument {
   return new Parser(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file).document();
@@ -49,6 +57,8 @@ class Parser {
   private value(path: Array<string | number>): unknown {
     this.lines.set(pathKey(path), this.lineAt(this.pos));
     const ch = this.text[this.pos];
+    if ((ch === '{' || ch === '[') && path.length >= MAX_JSONC_DEPTH)
+      this.fail(`objects and lists nest deeper than ${MAX_JSONC_DEPTH} levels here`);
     if (ch === '{') return this.object(path);
     if (ch === '[') return this.array(path);
     if (ch === '"') return this.string();

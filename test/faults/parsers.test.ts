@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   GeminiCliAgent,
+  loadSettings,
   PolicyRuleError,
+  SettingsFileError,
   skillDir,
   type GeminiCliAgentOptions,
 } from '../../src/index.js';
@@ -93,5 +95,43 @@ describe('policy TOML files', () => {
     );
     expect(error).toBeInstanceOf(PolicyRuleError);
     expect((error as Error).message).toMatch(/deep\.toml.*excessively nested/s);
+  });
+});
+
+describe('settings.json', () => {
+  it.each([
+    ['lists', (d: number) => `{ "x": ${'['.repeat(d)}${']'.repeat(d)} }`],
+    ['objects', (d: number) => `{ "ui": ${'{"a":'.repeat(d)}1${'}'.repeat(d)} }`],
+  ])(
+    'nested 100,000 levels deep (%s) fails typed, naming the file, line and column — no stack overflow',
+    async (_, build) => {
+      const cwd = await tempProject();
+      const home = join(cwd, 'home');
+      await mkdir(join(home, '.gemini'), { recursive: true });
+      const file = join(home, '.gemini', 'settings.json');
+      await writeFile(file, build(100_000));
+      const error = (() => {
+        try {
+          loadSettings({ cwd, home });
+          return undefined;
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(SettingsFileError);
+      expect((error as Error).message).toContain(`Invalid JSON in ${file} at line 1, column `);
+      expect((error as Error).message).toContain('objects and lists nest deeper than 100 levels');
+    },
+  );
+
+  it('a file of 5 MB (100,000 tools.allowed entries) loads, and an agent uses it', async () => {
+    const cwd = await tempProject();
+    const home = join(cwd, 'home');
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    const allowed = Array.from({ length: 100_000 }, (_, i) => `run_shell_command(git log -n ${i})`);
+    await writeFile(join(home, '.gemini', 'settings.json'), JSON.stringify({ tools: { allowed } }));
+    const loaded = loadSettings({ cwd, home });
+    expect(loaded.merged.tools?.allowed).toHaveLength(100_000);
+    expect(loaded.warnings).toEqual([]);
   });
 });
