@@ -29,6 +29,7 @@ export const GeminiEventType = {
   AgentExecutionStopped: 'agent_execution_stopped',
   AgentExecutionBlocked: 'agent_execution_blocked',
   HookSystemMessage: 'hook_system_message',
+  BudgetExceeded: 'budget_exceeded',
 } as const;
 
 /** One of the {@link GeminiEventType} strings. */
@@ -219,6 +220,33 @@ export interface ContextWindowOverflowInfo {
 }
 
 /**
+ * Value of `budget_exceeded`: the next model call would cross a limit of the session's budget, so the turn paused
+ * before it (the history is stored and valid). Raise the limit with `session.extendBudget(...)`, then continue with
+ * `session.resumeTurn()` — in this process or after `agent.resumeSession(id)` in another.
+ */
+export interface BudgetExceededInfo {
+  /** Which limit: `input_tokens`, `output_tokens`, `total_tokens` or `cost`. */
+  reason: 'input_tokens' | 'output_tokens' | 'total_tokens' | 'cost';
+  /** The limit crossed (tokens, or US dollars for `cost`). */
+  limit: number;
+  /** What the figure would be after the next call's prompt (tokens or dollars). */
+  wouldSpend: number;
+  /** The estimated prompt tokens of the next call. */
+  nextInputTokens: number;
+  /** What the session spent so far. */
+  spent: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number };
+  /** The session's limits. */
+  budget: {
+    maxInputTokens?: number;
+    maxOutputTokens?: number;
+    maxTotalTokens?: number;
+    maxCostUsd?: number;
+  };
+  /** The model the next call goes to. */
+  model: string;
+}
+
+/**
  * gemini-cli's `CompressionStatus` values: `COMPRESSED` (1, the only one a `chat_compressed` event carries),
  * `COMPRESSION_FAILED_INFLATED_TOKEN_COUNT` (2: the summary was larger; later automatic compressions only truncate),
  * `COMPRESSION_FAILED_TOKEN_COUNT_ERROR` (3), `COMPRESSION_FAILED_EMPTY_SUMMARY` (4), `NOOP` (5: nothing to do) and
@@ -292,6 +320,7 @@ export type ServerGeminiStreamEvent =
   | { type: 'user_cancelled'; value?: undefined }
   | { type: 'error'; value: StreamErrorInfo }
   | { type: 'chat_compressed'; value: ChatCompressedInfo }
+  | { type: 'budget_exceeded'; value: BudgetExceededInfo }
   | { type: 'max_session_turns'; value?: undefined }
   | { type: 'finished'; value: FinishedInfo }
   | { type: 'loop_detected'; value?: undefined }

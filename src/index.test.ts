@@ -38,6 +38,7 @@ describe('public API', () => {
       'ConfigurationError',
       'DEFAULT_MODEL',
       'DEFAULT_OTLP_ENDPOINT',
+      'DEFAULT_PRICES',
       'DEFAULT_SETTINGS',
       'ExtensionError',
       'FileSessionStore',

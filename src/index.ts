@@ -99,6 +99,9 @@ export type {
 
 export type { TokenUsage, ContextWindowUsage } from './core/usage.js';
 export type { ContextOptions } from './agent/context-options.js';
+export { DEFAULT_PRICES } from './context/budget.js';
+export type { Budget, BudgetSpent, ModelPrice } from './context/budget.js';
+export type { SessionBudget } from './agent/session-budget.js';
 export type { ApprovalOutcome } from './loop/loop-types.js';
 
 export { GeminiEventType, CompressionStatus } from './events.js';
@@ -119,6 +122,7 @@ export type {
   InvalidStreamInfo,
   ContextWindowOverflowInfo,
   ChatCompressedInfo,
+  BudgetExceededInfo,
   RetryEventInfo,
   ToolProgressInfo,
   WarningInfo,

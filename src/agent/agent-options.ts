@@ -23,6 +23,7 @@ import type { SystemInstructions } from './instructions.js';
 import type { SystemPromptOption } from './system-prompt.js';
 import type { AgentSettingsOptions } from './agent-settings.js';
 import type { ContextOptions } from './context-options.js';
+import type { Budget, ModelPrice } from '../context/budget.js';
 
 /** Stop conditions and time limits. */
 export interface AgentLimits {
@@ -204,6 +205,13 @@ export interface GeminiCliAgentOptions {
   limits?: AgentLimits;
   /** Context window upkeep: compression threshold, tool-output truncation, the token limit (docs/context.md). */
   context?: ContextOptions;
+  /**
+   * What each session may spend (tokens, dollars) over its whole life; the turn pauses with `budget_exceeded` before
+   * a model call that would cross a limit (docs/context.md). `session.extendBudget()` raises it.
+   */
+  budget?: Budget;
+  /** Prices (USD per million tokens) by model id, over the shipped `DEFAULT_PRICES`, for `budget.maxCostUsd`. */
+  prices?: Record<string, ModelPrice>;
   /**
    * Which tool calls run, ask or are refused: `{ mode, rules, files }` (see docs/policy.md). Default: gemini-cli's
    * headless defaults — read-only tools and the `tools` option's tools run; `write_file`, `replace`,

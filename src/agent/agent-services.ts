@@ -31,6 +31,7 @@ import { composeFeatures, type FeatureChains } from './feature-chains.js';
 import { validateInstructions, type SystemInstructions } from './instructions.js';
 import { OpenSessions } from './open-sessions.js';
 import { contextSettings, type ContextSettings } from './context-options.js';
+import type { Budget, ModelPrice } from '../context/budget.js';
 import { validateSystemPrompt, type SystemPromptOption } from './system-prompt.js';
 
 /** Default `limits.maxTurns`. */
@@ -94,6 +95,8 @@ export interface AgentServices {
   loadPreamble(workspace: Workspace): Promise<SessionPreamble>;
   /** The `context` option over the settings: compression threshold, truncation, token limit. */
   context: ContextSettings;
+  /** The `budget` option (each session's limits) and the `prices` option. */
+  budget: { limits: Budget; prices: Record<string, ModelPrice> };
 }
 
 /**
@@ -168,6 +171,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     cwd,
     settings,
     context,
+    budget: { limits: { ...options.budget }, prices: { ...options.prices } },
     loadPreamble: (workspace) =>
       loadSessionPreamble(
         {

@@ -14,6 +14,7 @@ import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, valueAt, type OptionIssue } from './option-issues.js';
 import { EXTENSION_OPTION_SCHEMAS, MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
 import { ContextOptionsSchema } from './context-options.js';
+import { BudgetSchema, PricesSchema } from '../context/budget.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
 const GEMINI_FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
@@ -198,6 +199,8 @@ export const OPTION_SCHEMAS = {
   generationConfig: GenerationConfigSchema,
   limits: LimitsSchema.optional(),
   context: ContextOptionsSchema.optional(),
+  budget: BudgetSchema.optional(),
+  prices: PricesSchema.optional(),
   policy: z.unknown().optional(),
   features: z.unknown().optional(),
   telemetry: TelemetryOptionsSchema.optional(),
@@ -227,6 +230,7 @@ const NESTED_SHAPES: Record<string, Record<string, unknown>> = {
   retry: RetrySchema.shape,
   limits: LimitsSchema.shape,
   context: ContextOptionsSchema.shape,
+  budget: BudgetSchema.shape,
 };
 
 function suggestion(key: string, known: readonly string[] = OPTION_NAMES): string {

@@ -18,6 +18,7 @@ import type { ConversationHistory } from '../loop/conversation-history.js';
 import type { SessionLog } from '../core/session-log.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { SessionPreamble } from './session-preamble.js';
+import type { BudgetTracker } from '../context/budget.js';
 
 /** The session a compression runs in. */
 export interface CompressionRun {
@@ -29,6 +30,8 @@ export interface CompressionRun {
     context: ContextTracker;
     workspace: Pick<Workspace, 'cwd'>;
     preamble: Pick<SessionPreamble, 'contextParts'>;
+    /** The session's budget: the summary calls count in it. */
+    budget?: Pick<BudgetTracker, 'record'>;
   };
   /** The model the session sends to (the summary is made by it). */
   model: string;
@@ -144,6 +147,7 @@ export class SessionCompressor {
           run.signal,
         );
         addUsage(run.usage, response.usageMetadata);
+        state.budget?.record(run.model, response.usageMetadata);
         return response;
       },
     });

@@ -88,6 +88,14 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
       // The model turn is not committed yet: the count is for the history as it is now.
       if (usage?.promptTokenCount !== undefined)
         state.context.calibrate(state.history.length, usage.promptTokenCount);
+      state.budget.record(parts.model.id, usage);
+    },
+    budget: {
+      check: (inputTokens) => state.budget.check(parts.model.id, inputTokens),
+      pause: async (info) => {
+        state.budget.paused = info;
+        await state.log.saveBudgetState?.(state.budget.toState());
+      },
     },
     context: state.context,
     tokenLimit: services.context.tokenLimit(parts.model.id),

@@ -13,6 +13,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { AgentServices } from './agent-services.js';
 import { openSessionLog } from './open-session-log.js';
 import { SessionCompressor } from './session-compression.js';
+import { BudgetTracker } from '../context/budget.js';
 import type { LeaseHolder } from './open-sessions.js';
 import { runTeardowns } from './teardown.js';
 import type { SessionPreamble } from './session-preamble.js';
@@ -38,6 +39,8 @@ export interface SessionState {
   context: ContextTracker;
   /** Compresses the history (automatically before model calls, or `session.compress()`). */
   compressor: SessionCompressor;
+  /** The session's budget: limits, spent (stored with the session), a pause. */
+  budget: BudgetTracker;
 }
 
 /** What {@link createSessionState} needs from the session. */
@@ -64,6 +67,7 @@ export function promptStart(
   sessionId: string,
   parts: Part[],
 ): LoopStart {
+  state.budget.paused = undefined; // a new prompt replaces a turn paused on the budget
   const abandoned = pause.abandon(state.history.view(), sessionId);
   return { kind: 'prompt', parts, ...(abandoned ? { abandoned } : {}) };
 }
@@ -156,6 +160,7 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
       preamble,
       context: new ContextTracker(),
       compressor: new SessionCompressor(model),
+      budget: new BudgetTracker(services.budget.limits, services.budget.prices, log.budgetState),
     };
   } catch (error) {
     await runTeardowns(disposes, `Session ${session.id}`).catch((disposeError: unknown) =>

@@ -5,6 +5,7 @@ import type { EventPump } from '../loop/event-pump.js';
 import type { Logger } from '../logger.js';
 import type { PolicyRule } from '../core/policy-rule.js';
 import type { SessionPolicy } from '../policy/session-policy.js';
+import type { BudgetTracker } from '../context/budget.js';
 
 /** The stored form of a session's policy state: the "always allow" rules granted in it. */
 const StoredPolicyState = z.object({
@@ -18,7 +19,10 @@ const StoredPolicyState = z.object({
  * so another session can take the session over between turns.
  */
 export class SessionTurns {
+  /** The session's budget: stored at the end of each turn in which it changed (when a limit is set). */
+  budget: BudgetTracker | undefined;
   private storedVersion = 0;
+  private storedBudget = '';
   private attached: SessionLog | undefined;
 
   constructor(
@@ -90,10 +94,23 @@ export class SessionTurns {
     }
   }
 
+  /** Stores the budget if a limit is set and it changed since it was last stored. */
+  async saveBudget(log: SessionLog): Promise<void> {
+    const budget = this.budget;
+    if (budget === undefined || log.saveBudgetState === undefined) return;
+    if (!budget.active && budget.paused === undefined) return;
+    const state = budget.toState();
+    const json = JSON.stringify(state);
+    if (json === this.storedBudget) return;
+    await log.saveBudgetState(state);
+    this.storedBudget = json;
+  }
+
   /** Ends a turn: stores new grants, then lets the lease go idle. Never throws (failures are logged). */
   async end(log: SessionLog): Promise<void> {
     try {
       await this.saveGrants(log);
+      await this.saveBudget(log);
       await log.finishTurn?.();
     } catch (error) {
       this.logger.warn('could not finish the turn on the session log', {

@@ -22,6 +22,8 @@ import type { SkillManager } from '../skills/skill-manager.js';
 import type { AgentServices } from './agent-services.js';
 import { approvalsStart } from './session-approvals.js';
 import { compressNow } from './session-compress-now.js';
+import type { Budget } from '../context/budget.js';
+import * as budgets from './session-budget.js';
 import { toParts } from './prompt-parts.js';
 import type { SendResult } from './send-result.js';
 import { contextWindowOf, loopEnvironment } from './session-environment.js';
@@ -67,10 +69,7 @@ export class GeminiCliSession implements SessionHandle {
   readonly policy: SessionPolicy;
   private readonly turns: SessionTurns;
 
-  /**
-   * @internal Reopens a stored session (see `GeminiCliAgent.resumeSession`): takes the lease over from an idle
-   * session of the same agent, opens the log and registers the new session as the lease holder.
-   */
+  /** @internal Reopens a stored session (`agent.resumeSession`): takes an idle lease over, opens the log. */
   static async resume(
     agent: AgentHandle,
     services: AgentServices,
@@ -106,10 +105,7 @@ export class GeminiCliSession implements SessionHandle {
     if (log) this.turns.attach(log, (value) => this.emit({ type: 'warning', value }));
   }
 
-  /**
-   * Prepares the session: the model, the workspace, the stored history and every feature's `initialize`. Done
-   * lazily by the first `sendStream`; calling it again is a no-op.
-   */
+  /** Prepares the session (model, workspace, history, features' `initialize`); lazy, idempotent. */
   async initialize(signal?: AbortSignal): Promise<void> {
     await this.ensureState(signal);
   }
@@ -174,10 +170,7 @@ export class GeminiCliSession implements SessionHandle {
     return this.state?.history.snapshot() ?? structuredClone(this.preopenedLog?.history ?? []);
   }
 
-  /**
-   * The calls waiting for a decision after a stream ended with `approval_required` — also after
-   * `agent.resumeSession(id)` in another process: the paused turn is stored with the session.
-   */
+  /** The calls waiting for a decision after `approval_required` (stored: also after a resume elsewhere). */
   get pendingApprovals(): ApprovalRequest[] {
     return this.pause.pending;
   }
@@ -208,17 +201,12 @@ export class GeminiCliSession implements SessionHandle {
   }
 
   /**
-   * Decides the calls listed by the last `approval_required` event and continues the conversation: approved
-   * calls run (each exactly once), refused ones answer the model with an error. Works after a restart too:
-   * `(await agent.resumeSession(id)).resolveApprovals(...)`.
+   * Decides the calls of the last `approval_required` (after a restart too) and continues: approved calls run once,
+   * refused ones answer the model with an error. Decisions: `{ callId, decision }` (`'allow'`, `'allow_always'`,
+   * `'deny'` or `{ decision, message }`, optionally `argsHash`). Fails closed: a call without a decision, with
+   * changed arguments, expired (`approvalTtlMs`) or whose tool is gone is denied; decisions are stored first.
    *
-   * Decisions are `{ callId, decision }` with `'allow'`, `'allow_always'`, `'deny'` or `{ decision, message }`
-   * (optionally `argsHash`: the hash of the arguments the human saw). Fails closed: a call without a decision,
-   * whose arguments changed since it paused (e.g. the stored session was edited), whose approval expired
-   * (`approvalTtlMs`) or whose tool is gone is denied; the decisions are stored before any tool runs.
-   *
-   * @throws ConfigurationError when nothing waits for approval, or a decision is invalid or names no waiting call
-   *   (nothing is run or recorded then).
+   * @throws ConfigurationError when nothing waits, or a decision is invalid or names no waiting call.
    */
   async *resolveApprovals(
     decisions: readonly SessionApprovalDecision[],
@@ -236,9 +224,8 @@ export class GeminiCliSession implements SessionHandle {
   }
 
   /**
-   * Copies this session's stored conversation into a new session (a new id, default a random UUID) and returns
-   * it, opened. This session stays open. A paused turn is not copied: in the fork its held calls are answered as
-   * interrupted.
+   * Copies this session's stored conversation into a new, opened session (a new id, default a random UUID). A
+   * paused turn is not copied: in the fork its held calls are answered as interrupted.
    */
   async fork(
     options: { sessionId?: string; signal?: AbortSignal } = {},
@@ -252,10 +239,8 @@ export class GeminiCliSession implements SessionHandle {
   }
 
   /**
-   * Compresses the history now, as gemini-cli's `/compress`: the PreCompress hooks (`manual`), then the oldest ~70 %
-   * summarized into a `<state_snapshot>`, stored so that a resume sees the compressed history. Resolves with the
-   * outcome (`compressionStatus` 1 when compressed; see `CompressionStatus`).
-   *
+   * Compresses the history now (gemini-cli's `/compress`; PreCompress `manual`), stored for resume; resolves with
+   * the outcome (`compressionStatus` 1 when compressed). See docs/context.md.
    * @throws SessionBusyError while a `sendStream` of this session runs.
    */
   async compress(signal?: AbortSignal): Promise<ChatCompressedInfo> {
@@ -271,16 +256,34 @@ export class GeminiCliSession implements SessionHandle {
     }
   }
 
+  /** The session's budget: `limits`, `spent` (stored with the session) and `paused` (a turn waiting on it). */
+  get budget(): budgets.SessionBudget | undefined {
+    return this.state && budgets.budgetView(this.state.budget);
+  }
+
+  /** Raises the budget's limits by these amounts (stored with the session); `resumeTurn()` then continues. */
+  async extendBudget(more: Budget): Promise<void> {
+    await budgets.extendSessionBudget(await this.ensureState(), this.turns, more, this.running);
+  }
+
+  /**
+   * Continues the turn that ended with `budget_exceeded`, exactly where it stopped (after a restart too).
+   * @throws ConfigurationError when no turn is paused on the budget.
+   */
+  async *resumeTurn(signal?: AbortSignal): AsyncGenerator<ServerGeminiStreamEvent, void> {
+    yield* this.run(signal, undefined, async (state) => ({
+      start: budgets.continueStart(state, this.id),
+    }));
+  }
+
   /** True while a `sendStream` or `resolveApprovals` of this session runs. */
   get streaming(): boolean {
     return this.running;
   }
 
   /**
-   * Runs the features' teardowns for this session (the functions their `initialize` returned, last feature first),
-   * then releases the session's lease (and file handle), so another session or process can open it. Idempotent;
-   * the session cannot be used afterwards (resume it with `agent.resumeSession(id)`). Also `await using session`.
-   *
+   * Runs the features' teardowns (last feature first), then releases the lease, so another session or process can
+   * open it. Idempotent; afterwards use `agent.resumeSession(id)`. Also `await using session`.
    * @throws SessionError `FEATURE_DISPOSE_FAILED` when a teardown failed (the others ran; the lease is released).
    */
   async close(): Promise<void> {
@@ -379,6 +382,7 @@ export class GeminiCliSession implements SessionHandle {
       throw sessionClosedError(this.id);
     }
     this.turns.attach(state.log, (value) => this.emit({ type: 'warning', value }));
+    this.turns.budget = state.budget;
     if (!this.running) await this.turns.end(state.log); // initialize() outside a turn: the lease goes idle
     return state;
   }

@@ -83,6 +83,10 @@ export interface SessionLog {
    * agent validates it), or undefined when none was stored.
    */
   readonly policyState?: unknown;
+  /** The session's budget state as stored (unvalidated), or undefined. */
+  readonly budgetState?: unknown;
+  /** Stores the session's budget state (limits, spent, a pause), durably when it resolves. */
+  saveBudgetState?(state: Record<string, unknown>): Promise<void>;
   /** Stores the session's policy state (replacing the earlier one), durably when it resolves. */
   savePolicyState?(state: Record<string, unknown>): Promise<void>;
 }

@@ -57,7 +57,7 @@ export async function* runAgentLoop(
         content: { role: 'user', parts: start.parts },
         timestamp: new Date().toISOString(),
       });
-    } else {
+    } else if (start.kind === 'approvals') {
       const emitted = new Set(
         start.paused.outcomes.flatMap((o) => (o.kind === 'done' ? [o.response.callId] : [])),
       );
@@ -78,7 +78,7 @@ export async function* runAgentLoop(
         return { kind: 'cancelled' };
       }
       if (env.control.stopped) return { kind: 'stopped' };
-      if (turn > 1 || start.kind === 'approvals') {
+      if (turn > 1 || start.kind !== 'prompt') {
         // Tool results were added since the last model call: compress, then check they fit (no 400 from the API).
         yield* compressIfNeeded(env, abort);
         const overflow = pendingOverflow(env.tokenLimit, env.context, env.history.view());
@@ -86,6 +86,13 @@ export async function* runAgentLoop(
           yield { type: 'context_window_will_overflow', value: overflow };
           return { kind: 'context_overflow' };
         }
+      }
+      const exceeded = env.budget?.check(env.context.estimate(env.history.view()));
+      if (exceeded !== undefined && env.budget !== undefined) {
+        // Paused like a held approval: stored first, so a consumer (or a process) that stops here loses nothing.
+        await env.budget.pause(exceeded);
+        yield { type: 'budget_exceeded', value: exceeded };
+        return { kind: 'budget_paused' };
       }
       const ctx = env.contextFor(abort);
       const prepared = await env.prepare(ctx);

@@ -14,7 +14,7 @@ import type {
 import type { SessionContext } from '../core/session-context.js';
 import type { SessionLogEntry } from '../core/session-log.js';
 import type { Logger } from '../logger.js';
-import type { ChatCompressedInfo } from '../events.js';
+import type { BudgetExceededInfo, ChatCompressedInfo } from '../events.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
 import type { ContextTracker } from './context-window.js';
@@ -102,6 +102,13 @@ export interface LoopEnvironment {
    * resolves with the outcome, or undefined when nothing was tried.
    */
   compress?(ctx: SessionContext, signal: AbortSignal): Promise<ChatCompressedInfo | undefined>;
+  /** The session's budget: checked before each model call; a call that would cross it pauses the turn. */
+  budget?: {
+    /** The figures when a call with about `inputTokens` of prompt would cross a limit. */
+    check(inputTokens: number): BudgetExceededInfo | undefined;
+    /** Stores the pause durably (awaited before `budget_exceeded` is yielded). */
+    pause(info: BudgetExceededInfo): Promise<void>;
+  };
   /** Returns the model id once per session (for `model_info`), then undefined. */
   takeModelInfo(): string | undefined;
   /** Where work running during the loop (retries, gates, tools) emits events. */
@@ -124,12 +131,20 @@ export interface ApprovalOutcome {
 /** How a loop run starts. */
 export type LoopStart =
   | { kind: 'prompt'; parts: Part[]; abandoned?: PausedTurn }
+  /** Continue a turn that paused on the budget: the history already ends with what the model must answer. */
+  | { kind: 'continue' }
   | { kind: 'approvals'; paused: PausedTurn; decisions: readonly ApprovalOutcome[] };
 
 /** How a loop run ended (when it did not throw). */
 export type LoopOutcome =
   | {
       kind:
-        'completed' | 'cancelled' | 'max_turns' | 'loop_detected' | 'stopped' | 'context_overflow';
+        | 'completed'
+        | 'cancelled'
+        | 'max_turns'
+        | 'loop_detected'
+        | 'stopped'
+        | 'context_overflow'
+        | 'budget_paused';
     }
   | { kind: 'paused'; paused: PausedTurn };

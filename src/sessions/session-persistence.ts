@@ -19,7 +19,12 @@ import type {
   StoredSession,
   StoreReadOptions,
 } from './session-store.js';
-import { PAUSED_TURN_KEY, SESSION_POLICY_KEY, StoreSessionLog } from './store-session-log.js';
+import {
+  PAUSED_TURN_KEY,
+  SESSION_BUDGET_KEY,
+  SESSION_POLICY_KEY,
+  StoreSessionLog,
+} from './store-session-log.js';
 
 /** Options of the session-management calls: which project's sessions (file store) and an abort signal. */
 export interface SessionQueryOptions extends StoreReadOptions {
@@ -168,6 +173,7 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
         history,
         pausedTurn: paused?.turn,
         policyState: stored.metadata[SESSION_POLICY_KEY] ?? undefined,
+        budgetState: stored.metadata[SESSION_BUDGET_KEY] ?? undefined,
         store,
         lease,
         state,

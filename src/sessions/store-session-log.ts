@@ -13,6 +13,9 @@ import type { AppendOutcome, SessionLease, SessionStore } from './session-store.
  */
 export const PAUSED_TURN_KEY = 'pausedTurn';
 
+/** Metadata key of the session's budget (limits, spent, a pause), `{"$set":{"budget":…}}`. */
+export const SESSION_BUDGET_KEY = 'budget';
+
 /** Metadata key of the session's policy state ("always allow" rules granted in it), `{"$set":{"sessionPolicy":…}}`. */
 export const SESSION_POLICY_KEY = 'sessionPolicy';
 
@@ -25,6 +28,8 @@ export interface StoreSessionLogInit {
   pausedTurn: PausedTurnData | undefined;
   /** The stored policy state, as found in the metadata (validated by the agent). */
   policyState: unknown;
+  /** The stored budget state, as found in the metadata (validated by the agent). */
+  budgetState?: unknown;
   store: SessionStore;
   lease: SessionLease;
   state: RecordWriterState;
@@ -46,6 +51,7 @@ export class StoreSessionLog implements SessionLog {
   readonly history: Content[];
   readonly pausedTurn: PausedTurnData | undefined;
   readonly policyState: unknown;
+  readonly budgetState: unknown;
   onWarning: ((warning: WarningInfo) => void) | undefined;
   private readonly init: StoreSessionLogInit;
   private pauseStored: boolean;
@@ -59,6 +65,7 @@ export class StoreSessionLog implements SessionLog {
     this.history = init.history;
     this.pausedTurn = init.pausedTurn;
     this.policyState = init.policyState;
+    this.budgetState = init.budgetState;
     this.pauseStored = init.pauseStored;
   }
 
@@ -121,6 +128,12 @@ export class StoreSessionLog implements SessionLog {
       },
     ]);
     this.pauseStored = true;
+  }
+
+  /** Stores the session's budget state, durably when it resolves. */
+  async saveBudgetState(state: Record<string, unknown>): Promise<void> {
+    this.checkOpen();
+    await this.write([{ $set: { [SESSION_BUDGET_KEY]: state } }]);
   }
 
   /** Stores the session's policy state (replacing the earlier one), durably when it resolves. */
