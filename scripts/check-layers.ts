@@ -26,7 +26,10 @@ export interface Layer {
  * feature, the rest of `tools/` a service).
  */
 export const LAYERS: readonly Layer[] = [
-  { name: 'shared', members: ['errors.ts', 'events.ts', 'logger.ts', 'linear-regex.ts'] },
+  {
+    name: 'shared',
+    members: ['errors.ts', 'events.ts', 'logger.ts', 'linear-regex.ts', 'package-json.ts'],
+  },
   { name: 'core', members: ['core/'] },
   { name: 'ports', members: ['model/', 'workspace/', 'settings/'] },
   { name: 'services', members: ['tools/', 'sessions/'] },

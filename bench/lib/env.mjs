@@ -51,9 +51,14 @@ export function ensureBuilt({ force = false, rebuildIfStale = true } = {}) {
   return { built: true, note: `built (${why})` };
 }
 
-/** True when every listed file exists under dist/. */
+/**
+ * True when every listed module was built into dist/: its `.js` file, or its `.d.ts` when the build bundled the
+ * module into an entry point or a chunk (scripts/bundle-dist.mjs).
+ */
 export function distHas(...relPaths) {
-  return relPaths.every((p) => existsSync(join(DIST, p)));
+  return relPaths.every(
+    (p) => existsSync(join(DIST, p)) || existsSync(join(DIST, p.replace(/\.js$/, '.d.ts'))),
+  );
 }
 
 /** The named exports of a built module, or undefined when it cannot be imported. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { ownVersion } from '../package-json.js';
 import type { GeminiCliAgent } from '../agent/agent.js';
 import { ConfigurationError } from '../errors.js';
 import { ACP_PACKAGE, loadOptional } from '../core/optional-dependency.js';
@@ -15,16 +15,7 @@ import { stdioStreams } from './stdio.js';
 export type { AcpByteStream, AcpServerConnection } from './acp-connection.js';
 
 function packageVersion(): string {
-  try {
-    const parsed = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-    ) as {
-      version?: unknown;
-    };
-    return typeof parsed.version === 'string' ? parsed.version : '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
+  return ownVersion() ?? '0.0.0';
 }
 
 /**

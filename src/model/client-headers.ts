@@ -1,23 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { ownVersion } from '../package-json.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-let version: string | undefined;
-
-/** The SDK's version from its package.json (two levels up from `src/model/` and from `dist/model/`). */
+/** The SDK's version from its package.json ('unknown' when it cannot be read). */
 export function sdkVersion(): string {
-  if (version !== undefined) return version;
-  try {
-    const parsed = JSON.parse(
-      readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-    ) as {
-      version?: unknown;
-    };
-    version = typeof parsed.version === 'string' ? parsed.version : 'unknown';
-  } catch {
-    version = 'unknown';
-  }
-  return version;
+  return ownVersion() ?? 'unknown';
 }
 
 /**
