@@ -4,7 +4,7 @@
  * point (package.json `exports` and `bin`) becomes one ES module, the code they share goes into chunks under
  * `dist/_chunks/`, and modules loaded with `await import()` stay separate chunks, loaded on first use. Packages stay
  * external (`import … from 'zod'`). Importing the package then evaluates a handful of files instead of ~300, which
- * is most of its import cost (goal P2, docs/benchmarks.md; decision D24 in docs/decisions.md). The `.d.ts`
+ * is most of its import cost (goal P2, docs/benchmarks.md; decision D25 in docs/decisions.md). The `.d.ts`
  * files tsc wrote are kept as they are; the per-module `.js` files the bundle replaces are removed. Every entry
  * keeps its path, so `dist/` works the same bundled or as plain tsc output (the tests may rebuild it with tsc).
  * Silent: `npm pack --json` reads stdout.

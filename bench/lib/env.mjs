@@ -53,11 +53,15 @@ export function ensureBuilt({ force = false, rebuildIfStale = true } = {}) {
 
 /**
  * True when every listed module was built into dist/: its `.js` file, or its `.d.ts` when the build bundled the
- * module into an entry point or a chunk (scripts/bundle-dist.mjs).
+ * module into an entry point or a chunk (scripts/bundle-dist.mjs), or — declarations pruned — its source file.
  */
 export function distHas(...relPaths) {
   return relPaths.every(
-    (p) => existsSync(join(DIST, p)) || existsSync(join(DIST, p.replace(/\.js$/, '.d.ts'))),
+    (p) =>
+      existsSync(join(DIST, p)) ||
+      existsSync(join(DIST, p.replace(/\.js$/, '.d.ts'))) ||
+      (existsSync(join(DIST, 'index.js')) &&
+        existsSync(join(ROOT, 'src', p.replace(/\.js$/, '.ts')))),
   );
 }
 
