@@ -30,6 +30,7 @@ export const GeminiEventType = {
   AgentExecutionBlocked: 'agent_execution_blocked',
   HookSystemMessage: 'hook_system_message',
   BudgetExceeded: 'budget_exceeded',
+  SubagentActivity: 'subagent_activity',
 } as const;
 
 /** One of the {@link GeminiEventType} strings. */
@@ -133,6 +134,8 @@ export interface ApprovalRequest {
   mcp?: McpApprovalDetails;
   /** The rule that asked, when a policy rule decided. */
   reason?: string;
+  /** The subagent that makes the call, when it is not the session's own model (gemini-cli's subagent bus). */
+  subagent?: string;
 }
 
 /** What an approval request says about an MCP tool. */
@@ -306,6 +309,39 @@ export interface HookSystemMessageInfo {
   message: string;
 }
 
+/** The events of a subagent's own loop that its parent's stream carries (inside `subagent_activity`). */
+export type SubagentInnerEvent = Extract<
+  ServerGeminiStreamEvent,
+  {
+    type:
+      | 'content'
+      | 'thought'
+      | 'tool_call_request'
+      | 'tool_call_response'
+      | 'tool_call_confirmation'
+      | 'error'
+      | 'warning'
+      | 'retry'
+      | 'tool_progress'
+      | 'invalid_stream'
+      | 'loop_detected';
+  }
+>;
+
+/**
+ * Value of `subagent_activity`: one event of a subagent's run, inside the parent's stream, with what a UI needs to
+ * draw the tree — the subagent, its run (`agentId`) and the parent's `invoke_agent` call (`parentCallId`).
+ */
+export interface SubagentActivityInfo {
+  agentName: string;
+  /** The run's id (its transcript is `chats/<parentSessionId>/<agentId>.jsonl`). */
+  agentId: string;
+  /** The parent's `invoke_agent` call id; undefined for a direct `subagent.run()`. */
+  parentCallId: string | undefined;
+  /** The subagent's own event: a tool call, its result, a thought, an error, … */
+  event: SubagentInnerEvent;
+}
+
 /** Every event `sendStream` yields, as one discriminated union on `type`. */
 export type ServerGeminiStreamEvent =
   | { type: 'content'; value: string; traceId?: string }
@@ -333,7 +369,8 @@ export type ServerGeminiStreamEvent =
   | { type: 'tool_progress'; value: ToolProgressInfo }
   | { type: 'agent_execution_stopped'; value: AgentExecutionInfo }
   | { type: 'agent_execution_blocked'; value: AgentExecutionInfo }
-  | { type: 'hook_system_message'; value: HookSystemMessageInfo };
+  | { type: 'hook_system_message'; value: HookSystemMessageInfo }
+  | { type: 'subagent_activity'; value: SubagentActivityInfo };
 
 /** Alias kept for readers of the reference SDK's docs. */
 export type GeminiStreamEvent = ServerGeminiStreamEvent;

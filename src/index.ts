@@ -129,6 +129,8 @@ export type {
   AgentExecutionInfo,
   HookSystemMessageInfo,
   McpApprovalDetails,
+  SubagentActivityInfo,
+  SubagentInnerEvent,
 } from './events.js';
 
 export { hook } from './hooks/hook.js';
@@ -226,6 +228,25 @@ export type {
   ExtensionReference,
 } from './extensions/extension.js';
 export { ExtensionError } from './extensions/extension-manifest.js';
+export { subagent, Subagent } from './subagents/subagent.js';
+export type { SubagentRunOptions } from './subagents/subagent.js';
+export type {
+  SubagentOptions,
+  SubagentInstructions,
+  SubagentRunResult,
+  SubagentTerminateMode,
+} from './subagents/subagent-types.js';
+export type { SubagentInfo, SubagentListing } from './subagents/subagents-feature.js';
+export { loadAgentsFromDirectory } from './subagents/agent-loader.js';
+export type { AgentLoadResult } from './subagents/agent-loader.js';
+export { AgentLoadError, parseAgentMarkdown } from './subagents/agent-file.js';
+export type { AgentFileOptions } from './subagents/agent-file.js';
+export { INVOKE_AGENT_TOOL_NAME } from './core/session-runtime.js';
+export type {
+  SessionRuntime,
+  SubagentCallInfo,
+  RuntimeStreamRetry,
+} from './core/session-runtime.js';
 
 export type {
   PolicyCall,

@@ -26,6 +26,13 @@ import { projectTempDir } from './session-preamble.js';
 import { geminiHome } from '../settings/settings-paths.js';
 import { createAgentExtensions, type AgentExtensions } from './agent-extensions.js';
 import { createTelemetryFeature } from '../telemetry/telemetry-feature.js';
+import {
+  createSubagentsFeature,
+  validateSubagents,
+  type SubagentsFeature,
+} from '../subagents/subagents-feature.js';
+import { COMPLETE_TASK_TOOL_NAME } from '../subagents/complete-task-tool.js';
+import { INVOKE_AGENT_TOOL_NAME } from '../core/session-runtime.js';
 
 /**
  * Priority (inside the `default` tier) of the rule that lets the `tools` option's tools run: below every rule that
@@ -46,6 +53,8 @@ export interface AgentFeatures {
   hooks: HooksFeature;
   /** The extensions (`agent.extensions()`), and the context files they add. */
   extensions: AgentExtensions;
+  /** The subagents (`invoke_agent`, `agent.subagents()`). */
+  subagents: SubagentsFeature;
 }
 
 const FEATURE_PARTS = [
@@ -227,6 +236,27 @@ export function createAgentFeatures(
     for (const t of toAgentTools(feature.tools)) toolKinds.set(t.name, t.kind);
   }
   toolKinds.set(ACTIVATE_SKILL_TOOL_NAME, 'other');
+  toolKinds.set(INVOKE_AGENT_TOOL_NAME, 'other');
+  toolKinds.set(COMPLETE_TASK_TOOL_NAME, 'other');
+  const discovery = options.agentDiscovery ?? true;
+  const subagents = createSubagentsFeature({
+    subagents: validateSubagents(options.subagents),
+    discovery: {
+      cwd: context.cwd,
+      home: geminiHome(),
+      trusted: context.settings.trust.trusted,
+      tiers:
+        discovery === true
+          ? {}
+          : discovery === false
+            ? { user: false, workspace: false }
+            : discovery,
+      knownToolNames: new Set(toolKinds.keys()),
+      extensionDirs: extensions.agentDirs,
+    },
+    overrides: (merged as { agents?: { overrides?: unknown } }).agents?.overrides,
+    logger: context.logger,
+  });
   const mcpServers = effectiveMcpServers(
     options,
     context.settings,
@@ -255,6 +285,7 @@ export function createAgentFeatures(
     custom.feature,
     skills,
     mcp,
+    subagents,
     ...(hooks.entries.length > 0 || hooks.warnings.length > 0 ? [hooks] : []),
     ...given,
   ];
@@ -279,5 +310,5 @@ export function createAgentFeatures(
       feature.approvalRequested === undefined ? [] : [feature.approvalRequested.bind(feature)],
     ),
   });
-  return { features: [...others, policy], skills, policy, mcp, hooks, extensions };
+  return { features: [...others, policy], skills, policy, mcp, hooks, extensions, subagents };
 }

@@ -13,6 +13,7 @@ import type { HookRunRecord } from '../hooks/hook-executor.js';
 import type { AnySdkHook } from '../hooks/hook.js';
 import type { TelemetryOptions } from '../telemetry/telemetry-options.js';
 import type { SkillReference } from '../skills/skill-reference.js';
+import type { Subagent } from '../subagents/subagent.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
 import type { ApprovalHandler } from '../policy/approvals/approval-response.js';
 import type { ApprovalsMode } from '../policy/policy-gate.js';
@@ -56,6 +57,16 @@ export interface GeminiCliAgentOptions {
   systemPrompt?: SystemPromptOption;
   /** Custom tools made with `tool()`, or any `AgentTool`. */
   tools?: AnyTool[];
+  /**
+   * Subagents made with `subagent()` (or loaded from files) the model may delegate to through `invoke_agent`.
+   * They come first; `.gemini/agents/*.md` files add more (see docs/subagents.md).
+   */
+  subagents?: Subagent[];
+  /**
+   * Where agent files are read from: the trusted workspace's `.gemini/agents/*.md`, then `~/.gemini/agents/*.md`
+   * (default `true`: both). `false` reads none; `{ workspace: false }` or `{ user: false }` turns one off.
+   */
+  agentDiscovery?: boolean | { user?: boolean; workspace?: boolean };
   /**
    * gemini-cli's built-in tools to offer (`read_file`, `write_file`, `run_shell_command`, …): by default the ones
    * gemini-cli 0.61 offers (every built-in but `read_many_files`); `'all'`, `'read-only'`, a list of names, or

@@ -14,6 +14,7 @@ import type { StoreSessionPersistence } from '../sessions/session-persistence.js
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { HooksFeature } from '../hooks/hooks-feature.js';
 import type { SkillsFeature } from '../skills/skills-feature.js';
+import type { SubagentsFeature } from '../subagents/subagents-feature.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 import { createAgentFeatures } from './agent-features.js';
@@ -69,6 +70,8 @@ export interface AgentServices {
   mcp: McpFeature;
   /** Hooks: the `hooks` option's and the settings files' (listed by `agent.hooks()`). */
   hooks: HooksFeature;
+  /** Subagents: the `subagents` option's and the agent files' (`invoke_agent`, `agent.subagents()`). */
+  subagents: SubagentsFeature;
   /** Where sessions are stored (`sessionStore` / `persist` options; default gemini-cli's JSONL files). */
   persistence: StoreSessionPersistence;
   /** Paused approvals older than this (ms) are denied when resolved (`approvalTtlMs`). */
@@ -121,12 +124,15 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   const merged = settings.merged;
   const authCache = new AuthCache();
   const context = contextSettings(options.context, settings);
-  const { features, skills, policy, mcp, hooks, extensions } = createAgentFeatures(options, {
-    cwd,
-    logger,
-    settings,
-    context,
-  });
+  const { features, skills, policy, mcp, hooks, extensions, subagents } = createAgentFeatures(
+    options,
+    {
+      cwd,
+      logger,
+      settings,
+      context,
+    },
+  );
   const modelName = agentModel(options, merged.model?.name);
   return {
     instructions,
@@ -139,6 +145,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     skills,
     mcp,
     hooks,
+    subagents,
     persistence: createAgentPersistence(options, logger),
     approvalTtlMs: validateApprovalTtl(options.approvalTtlMs),
     openSessions: new OpenSessions(),

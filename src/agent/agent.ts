@@ -10,6 +10,7 @@ import { AgentMcp } from '../mcp/agent-mcp.js';
 import type { SkillManager } from '../skills/skill-manager.js';
 import { hookListing, type HookListing } from '../hooks/hook-info.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
+import type { SubagentListing } from '../subagents/subagents-feature.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentServices, type AgentServices } from './agent-services.js';
 import { validateAgentOptions } from './options-schema.js';
@@ -141,6 +142,15 @@ export class GeminiCliAgent implements AgentHandle {
   hooks(): HookListing {
     const { hooks } = this.getServices();
     return hookListing(hooks.entries, hooks.warnings);
+  }
+
+  /**
+   * The agent's subagents, in precedence order (the `subagents` option, the trusted workspace's
+   * `.gemini/agents/*.md`, the user's `~/.gemini/agents/*.md`): name, description, source, whether the settings
+   * enable it, its model, limits and tools; and the warnings (files that failed to load, duplicate names).
+   */
+  async subagents(signal?: AbortSignal): Promise<SubagentListing> {
+    return this.getServices().subagents.list(signal);
   }
 
   /**

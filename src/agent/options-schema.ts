@@ -8,6 +8,7 @@ import { ACTIVATE_SKILL_TOOL_NAME } from '../skills/activate-skill-tool.js';
 import { levenshtein } from '../tools/closest-names.js';
 import { isSdkHook } from '../hooks/hook.js';
 import { TelemetryOptionsSchema } from '../telemetry/telemetry-options.js';
+import { SUBAGENT_OPTION_SCHEMAS } from './subagent-options-schema.js';
 import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
@@ -33,6 +34,12 @@ const str = (what = 'a string') => z.string({ error: `expected ${what}` });
 const nonEmptyStr = (what = 'a non-empty string') =>
   str().refine((s) => s.trim() !== '', { error: `expected ${what}` });
 const bool = () => z.boolean({ error: 'expected true or false' });
+const discoveryTiers = () =>
+  z
+    .union([bool(), z.object({ user: bool().optional(), workspace: bool().optional() }).strict()], {
+      error: 'expected true, false or { user?: boolean, workspace?: boolean }',
+    })
+    .optional();
 const positiveInt = () =>
   z
     .number({ error: 'expected a positive integer' })
@@ -154,11 +161,7 @@ export const OPTION_SCHEMAS = {
   skills: z
     .array(SkillEntry, { error: 'expected an array of skillDir(path) references' })
     .optional(),
-  skillDiscovery: z
-    .union([bool(), z.object({ user: bool().optional(), workspace: bool().optional() }).strict()], {
-      error: 'expected true, false or { user?: boolean, workspace?: boolean }',
-    })
-    .optional(),
+  skillDiscovery: discoveryTiers(),
   trustWorkspace: bool().optional(),
   settings: z.unknown().optional(),
   memory: bool().optional(),
@@ -204,6 +207,7 @@ export const OPTION_SCHEMAS = {
   policy: z.unknown().optional(),
   features: z.unknown().optional(),
   telemetry: TelemetryOptionsSchema.optional(),
+  ...SUBAGENT_OPTION_SCHEMAS,
   hooks: z.array(z.custom<object>(isSdkHook, 'expected a hook made with hook()')).optional(),
   settingsHooks: bool().optional(),
   onHookRun: fn('a function (record) => void').optional(),

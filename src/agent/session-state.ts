@@ -16,6 +16,8 @@ import { SessionCompressor } from './session-compression.js';
 import { BudgetTracker } from '../context/budget.js';
 import type { LeaseHolder } from './open-sessions.js';
 import { runTeardowns } from './teardown.js';
+import type { TokenUsage } from '../core/usage.js';
+import { createSessionRuntime } from './session-runtime.js';
 import type { SessionPreamble } from './session-preamble.js';
 
 /** How the first loop run of a turn starts (later runs, retries of a turn interceptor, start from a prompt). */
@@ -58,6 +60,8 @@ export interface SessionStateInput {
   /** Puts an event into the session's stream (the running one, or the next). */
   emit(event: ServerGeminiStreamEvent): void;
   signal: AbortSignal | undefined;
+  /** The session's usage total and model choice, for nested conversations (subagents) in it. */
+  nested: { usage: TokenUsage; model(): string };
 }
 
 /** A prompt's start: a turn still waiting for approvals is answered first (its held calls did not run). */
@@ -134,6 +138,18 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
   try {
     const history = new ConversationHistory(log.history);
     await pause.closeUnfinished(history, log, session.id);
+    const callModel = services.chains.modelChain(model);
+    const loaded: { preamble?: SessionPreamble } = {};
+    const runtime = createSessionRuntime({
+      services,
+      session,
+      agent: input.agent,
+      workspace,
+      preamble: () => loaded.preamble,
+      callModel,
+      policy,
+      ...input.nested,
+    });
     for (const feature of services.features) {
       if (feature.initialize === undefined) continue;
       const dispose = await feature.initialize({
@@ -146,11 +162,12 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
         logger: services.logger,
         signal: input.signal,
         emit: input.emit,
+        runtime,
       });
       if (typeof dispose === 'function') disposes.push(dispose);
     }
     const preamble = await services.loadPreamble(workspace);
-    const callModel = services.chains.modelChain(model);
+    loaded.preamble = preamble;
     return {
       history,
       log,

@@ -5,6 +5,7 @@ import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import { answerText } from './answer-text.js';
 import type { SessionLog } from '../core/session-log.js';
 import {
+  copyUsage,
   emptyUsage,
   subtractUsage,
   type ContextWindowUsage,
@@ -111,9 +112,7 @@ export class GeminiCliSession implements SessionHandle {
   }
 
   /**
-   * The agent's skills (`list()`, `enable(name)`, `disable(name)`): the SDK's `/skills list|enable|disable`. The
-   * `activate_skill` tool follows on the next model call.
-   *
+   * The agent's skills (`list()`, `enable(name)`, `disable(name)`); `activate_skill` follows on the next model call.
    * @throws SessionError before the session was initialized (`await session.initialize()` first).
    */
   get skills(): SkillManager {
@@ -157,7 +156,7 @@ export class GeminiCliSession implements SessionHandle {
 
   /** Cumulative token usage of all model calls of this session object. */
   get usage(): TokenUsage {
-    return { ...this.totalUsage };
+    return copyUsage(this.totalUsage);
   }
 
   /** The history against the model's context window: the last real count, the estimate now, the limit. */
@@ -375,6 +374,7 @@ export class GeminiCliSession implements SessionHandle {
       chosenId: this.chosenId,
       emit: (event) => this.emit(event),
       signal,
+      nested: { usage: this.totalUsage, model: () => this.chosenModel.id },
     });
     if (this.closed) {
       // close() ran while the session initialized: undo what the features set up.

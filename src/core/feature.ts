@@ -10,6 +10,7 @@ import type {
 } from './interceptors.js';
 import type { PolicySource } from './policy-rule.js';
 import type { AgentHandle, SessionContext, SessionHandle } from './session-context.js';
+import type { SessionRuntime } from './session-runtime.js';
 import type { AnyTool, ToolProvider } from './tool-definition.js';
 import type { SandboxFilesystem, SandboxShell } from './workspace-types.js';
 
@@ -56,6 +57,11 @@ export interface FeatureSession {
    * server that did not start reaches the first `sendStream`).
    */
   emit(event: ServerGeminiStreamEvent): void;
+  /**
+   * The session's model, chains and stores, for a feature that runs a nested conversation in the session (the
+   * subagents feature): see {@link SessionRuntime}.
+   */
+  readonly runtime: SessionRuntime;
 }
 
 /** Undoes what `initialize` set up for one session (child processes, sockets, timers). */

@@ -2,6 +2,7 @@ import type { GenerateContentParameters, GenerateContentResponse, Part } from '@
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallRequestInfo } from '../events.js';
 import type { AgentTool, ToolResult } from './agent-tool.js';
 import type { SessionContext, SessionHandle } from './session-context.js';
+import type { SubagentCallInfo } from './subagent-call.js';
 
 /**
  * An interceptor: gets the call and `next`, and may act before and after `await next()`, call `next` with a
@@ -103,6 +104,8 @@ export interface ToolCheck extends InterceptorControls {
    * approval request.
    */
   readonly requireApproval?: { readonly reason?: string };
+  /** Set when a subagent makes the call (its name, run id and the parent's `invoke_agent` call). */
+  readonly subagent?: SubagentCallInfo;
 }
 
 /**
@@ -131,6 +134,8 @@ export interface ToolRun extends InterceptorControls {
   readonly args: Record<string, unknown>;
   /** The context the tool gets; `ctx.signal` fires on abort and when the call's time limit expires. */
   readonly ctx: SessionContext;
+  /** Set when a subagent makes the call. */
+  readonly subagent?: SubagentCallInfo;
 }
 
 /**

@@ -30,6 +30,11 @@ export interface SessionOpenOptions {
   resume: boolean;
   /** The session's working directory (file stores derive their project folder from it). */
   cwd: string;
+  /**
+   * Opens a subagent's conversation inside this session (new only): the file store writes gemini-cli's
+   * `chats/<parentSessionId>/<sessionId>.jsonl` with `kind: "subagent"`; such sessions are not listed.
+   */
+  parentSessionId?: string;
 }
 
 /**

@@ -10,7 +10,22 @@ export interface TokenUsage {
   cachedContentTokenCount: number;
   toolUsePromptTokenCount: number;
   totalTokenCount: number;
+  /**
+   * The part of these totals spent by subagents, by subagent name (present once a subagent made a model call).
+   * The totals above include it.
+   */
+  subagents?: Record<string, TokenUsage>;
 }
+
+const COUNTERS = [
+  'modelCalls',
+  'promptTokenCount',
+  'candidatesTokenCount',
+  'thoughtsTokenCount',
+  'cachedContentTokenCount',
+  'toolUsePromptTokenCount',
+  'totalTokenCount',
+] as const;
 
 /** A zeroed {@link TokenUsage}. */
 export function emptyUsage(): TokenUsage {
@@ -28,9 +43,21 @@ export function emptyUsage(): TokenUsage {
 /** The usage accumulated between two snapshots of a running total (`after - before`, field by field). */
 export function subtractUsage(after: TokenUsage, before: TokenUsage): TokenUsage {
   const out = emptyUsage();
-  for (const key of Object.keys(out) as Array<keyof TokenUsage>)
-    out[key] = after[key] - before[key];
+  for (const key of COUNTERS) out[key] = after[key] - before[key];
+  if (after.subagents !== undefined) {
+    const subagents: Record<string, TokenUsage> = {};
+    for (const [name, usage] of Object.entries(after.subagents)) {
+      const delta = subtractUsage(usage, before.subagents?.[name] ?? emptyUsage());
+      if (delta.modelCalls > 0) subagents[name] = delta;
+    }
+    if (Object.keys(subagents).length > 0) out.subagents = subagents;
+  }
   return out;
+}
+
+/** A deep copy of a usage total (its `subagents` included). */
+export function copyUsage(usage: TokenUsage): TokenUsage {
+  return structuredClone(usage);
 }
 
 /** Adds one model call's usage metadata (the last one the call reported) to `total`, in place. */

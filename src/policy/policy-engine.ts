@@ -20,6 +20,7 @@ import { checkShellCommand, type RuleVerdict, type ShellStep } from './shell-che
 import type { ShellParser } from './shell-syntax.js';
 import { stableStringify } from './stable-stringify.js';
 import { mcpServerOf } from './tool-name-match.js';
+import { INVOKE_AGENT_TOOL_NAME } from '../core/session-runtime.js';
 
 /** The call being decided: a tool name and its arguments. */
 export interface PolicyCall {
@@ -318,8 +319,17 @@ export class PolicyEngine {
     rules: readonly CompiledRule[],
   ): RuleVerdict {
     let stringified: string | undefined;
+    // gemini-cli: a subagent's name is an alias of `invoke_agent`, so `toolName = "reviewer"` rules match its calls.
+    const alias =
+      call.name === INVOKE_AGENT_TOOL_NAME && typeof call.args['agent_name'] === 'string'
+        ? call.args['agent_name']
+        : undefined;
     for (const rule of rules) {
-      if (!this.appliesTo(rule, call.name, ctx, mode)) continue;
+      if (
+        !this.appliesTo(rule, call.name, ctx, mode) &&
+        (alias === undefined || !this.appliesTo(rule, alias, ctx, mode))
+      )
+        continue;
       if (rule.argsPattern) {
         stringified ??= stableStringify(call.args);
         if (!rule.argsPattern.test(stringified)) continue;

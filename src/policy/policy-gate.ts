@@ -17,7 +17,7 @@ import type { SessionRules } from './session-rules.js';
 /** What the gate is asked about one validated call (a decision interceptor's {@link ToolCheck}). */
 export type ToolGateCheck = Pick<
   ToolCheck,
-  'request' | 'tool' | 'args' | 'ctx' | 'emit' | 'signal' | 'requireApproval'
+  'request' | 'tool' | 'args' | 'ctx' | 'emit' | 'signal' | 'requireApproval' | 'subagent'
 >;
 
 /**
@@ -89,6 +89,7 @@ export async function buildApprovalRequest(
     description: describe(check),
     kind: check.tool.kind,
     ...(reason ? { reason } : {}),
+    ...(check.subagent === undefined ? {} : { subagent: check.subagent.name }),
   };
   const extra = enrich ? await enrich(check) : undefined;
   return extra ? { ...request, ...extra, callId: request.callId, args: request.args } : request;

@@ -319,7 +319,10 @@ export class SessionPolicy {
       sessionRules: this.rules,
       enrichRequest: (check) => check.tool.approvalDetails?.(check.args),
       approvalRequested: (notice) => this.agent.notifyApproval(notice),
-      checkContext: (check) => toolFacts(check.tool),
+      checkContext: (check) => ({
+        ...toolFacts(check.tool),
+        ...(check.subagent === undefined ? {} : { subagent: check.subagent.name }),
+      }),
       onCheck: (check, result) => {
         this.kinds.set(check.tool.name, check.tool.kind);
         this.facts.set(check.tool.name, toolFacts(check.tool));

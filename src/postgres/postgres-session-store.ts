@@ -215,7 +215,9 @@ export class PostgresSessionStore implements SessionStore {
       projectHash: this.projectHash,
       startTime: init.startTime,
       lastUpdated: init.startTime,
-      kind: 'main',
+      ...(init.parentSessionId === undefined
+        ? { kind: 'main' as const }
+        : { kind: 'subagent' as const, parentSessionId: init.parentSessionId }),
       sdkFormat: SESSION_FORMAT_VERSION,
     };
     await serializedWrite(own, () => insertSession(ctx, own, metadata));

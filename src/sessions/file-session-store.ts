@@ -173,6 +173,8 @@ export class FileSessionStore implements SessionStore {
   }
 
   async create(lease: SessionLease, init: NewSessionInit): Promise<SessionMetadataRecord> {
+    if (init.parentSessionId !== undefined)
+      return this.createSubagent(lease, init, init.parentSessionId);
     const own = this.checkLease(lease);
     const id = own.sessionId;
     const dir = await this.chatsDir();
@@ -201,6 +203,39 @@ export class FileSessionStore implements SessionStore {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || minute >= 1440) throw err;
       }
+    }
+    await appender.append([JSON.stringify(metadata)]);
+    own.appender = appender;
+    own.foldFrom({ metadata, messages: [] });
+    return metadata;
+  }
+
+  /** A subagent's conversation: gemini-cli's `chats/<parentSessionId>/<sessionId>.jsonl`, `kind: "subagent"`. */
+  private async createSubagent(
+    lease: SessionLease,
+    init: NewSessionInit,
+    parentSessionId: string,
+  ): Promise<SessionMetadataRecord> {
+    const own = this.checkLease(lease);
+    const dir = join(await this.chatsDir(), validateSessionId(parentSessionId));
+    await mkdir(dir, { recursive: true });
+    const metadata: SessionMetadataRecord = {
+      ...init.extra,
+      sessionId: own.sessionId,
+      projectHash: projectHash(this.projectRoot),
+      startTime: init.startTime,
+      lastUpdated: init.startTime,
+      kind: 'subagent',
+      sdkFormat: SESSION_FORMAT_VERSION,
+    };
+    const path = join(dir, `${sanitizeFilenamePart(own.sessionId)}.jsonl`);
+    let appender: JsonlAppender;
+    try {
+      appender = await JsonlAppender.create(path, this.sync);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+        throw sessionExistsError(own.sessionId, dir);
+      throw err;
     }
     await appender.append([JSON.stringify(metadata)]);
     own.appender = appender;

@@ -91,7 +91,9 @@ export class MemorySessionStore implements SessionStore {
       projectHash: this.projectHash,
       startTime: init.startTime,
       lastUpdated: init.startTime,
-      kind: 'main',
+      ...(init.parentSessionId === undefined
+        ? { kind: 'main' as const }
+        : { kind: 'subagent' as const, parentSessionId: init.parentSessionId }),
       sdkFormat: SESSION_FORMAT_VERSION,
     };
     this.sessions.set(id, [JSON.stringify(metadata)]);

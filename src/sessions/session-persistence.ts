@@ -141,7 +141,12 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
     const lease = await store.acquireLease(sessionId);
     try {
       if (!openOptions.resume) {
-        await store.create(lease, { startTime: now().toISOString() });
+        await store.create(lease, {
+          startTime: now().toISOString(),
+          ...(openOptions.parentSessionId === undefined
+            ? {}
+            : { parentSessionId: openOptions.parentSessionId }),
+        });
         const fresh = new StoreSessionLog({
           sessionId,
           file: lease.file,

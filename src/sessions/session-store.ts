@@ -55,6 +55,11 @@ export interface NewSessionInit {
   startTime: string;
   /** Optional extra metadata fields written on the metadata line (gemini-cli keeps unknown fields). */
   extra?: Record<string, unknown>;
+  /**
+   * Set for a subagent's conversation: the session it runs in. The metadata says `kind: "subagent"`; the file
+   * store writes gemini-cli's `chats/<parentSessionId>/<sessionId>.jsonl`.
+   */
+  parentSessionId?: string;
 }
 
 /** A stored session, folded: metadata plus the live messages in order. */

@@ -175,7 +175,21 @@ export function adaptInputSchema(toolName: string, schema: ToolInputSchema): Inp
 
 const adapters = new WeakMap<object, InputSchemaAdapter>();
 
-function buildAdapter(toolName: string, schema: ToolInputSchema): InputSchemaAdapter {
+/**
+ * Reads a schema of any value (not only objects) the way {@link adaptInputSchema} reads a tool's: its JSON Schema
+ * and its own validator. A subagent's `output` is one.
+ *
+ * @throws ConfigurationError when it is no schema or has no JSON Schema.
+ */
+export function adaptValueSchema(label: string, schema: ToolInputSchema): InputSchemaAdapter {
+  return buildAdapter(label, schema, { anyType: true });
+}
+
+function buildAdapter(
+  toolName: string,
+  schema: ToolInputSchema,
+  options: { anyType?: boolean } = {},
+): InputSchemaAdapter {
   const standard = standardOf(schema);
   let kind: string;
   let parse: InputSchemaAdapter['parse'];
@@ -198,6 +212,7 @@ function buildAdapter(toolName: string, schema: ToolInputSchema): InputSchemaAda
     );
   }
   const { $schema: _dropped, ...json } = declared.json;
+  if (options.anyType === true) return { kind, jsonSchema: json, dialect: declared.dialect, parse };
   if (json['type'] === undefined && kind === 'json-schema') json['type'] = 'object';
   if (json['type'] !== 'object') {
     throw new ConfigurationError(

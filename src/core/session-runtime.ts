@@ -1,0 +1,74 @@
+import type {
+  Content,
+  GenerateContentConfig,
+  GenerateContentResponseUsageMetadata,
+  Part,
+} from '@google/genai';
+import type { AgentTool, ToolResult } from './agent-tool.js';
+import type {
+  ModelCall,
+  ModelResponseStream,
+  ToolCheck,
+  ToolDecision,
+  ToolRun,
+} from './interceptors.js';
+import type { ApprovalMode } from './policy-rule.js';
+import type { SessionContext } from './session-context.js';
+import type { SessionLog } from './session-log.js';
+export type { SubagentCallInfo } from './subagent-call.js';
+
+/** The tool through which a parent model delegates to a subagent (gemini-cli's `invoke_agent`). */
+export const INVOKE_AGENT_TOOL_NAME = 'invoke_agent';
+
+/** Mid-stream re-sends of a model call, as the session does them. */
+export interface RuntimeStreamRetry {
+  readonly maxAttempts: number;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * What a feature may use of a session to run a nested conversation inside it — a subagent — with the session's
+ * model, features and policy: the same chains the session's own loop runs through, so hooks, policy rules,
+ * approvals and usage apply to nested calls exactly as to the session's. {@link FeatureSession.runtime} hands it
+ * to each feature's `initialize`.
+ */
+export interface SessionRuntime {
+  /** The session's id. */
+  readonly sessionId: string;
+  /** The model id the session sends now (what a subagent's `model: 'inherit'` means). */
+  model(): string;
+  /** The generation settings the session sends with `model` (gemini-cli's defaults and the agent's option). */
+  generationConfig(model: string): GenerateContentConfig | undefined;
+  /** The context window of `model` in tokens (gemini-cli's `tokenLimit`, or the agent's `context` option). */
+  tokenLimit(model: string): number;
+  /** The session's current approval mode. */
+  approvalMode(): ApprovalMode;
+  /** One model call through the features' model interceptors and the session's model. */
+  callModel(call: ModelCall): Promise<ModelResponseStream>;
+  /** One tool call's decision: the features' decision interceptors, the policy last. */
+  decideTool(check: ToolCheck): Promise<ToolDecision>;
+  /** One tool execution: the features' tool interceptors, then the tool. */
+  runTool(run: ToolRun): Promise<ToolResult>;
+  /** The tools the session's features offer now, without those the policy shuts out. */
+  tools(ctx: SessionContext): Promise<AgentTool[]>;
+  /** A fresh context of the session whose `transcript` is `history` (a nested conversation's own). */
+  contextFor(signal: AbortSignal, history: readonly Content[]): SessionContext;
+  /** The context files' text (GEMINI.md and its imports) as the session's system prompt carries it, if any. */
+  readonly memory: string | undefined;
+  /** The parts the session's first user turn starts with (gemini-cli's `<session_context>`); may be empty. */
+  readonly contextParts: readonly Part[];
+  /** The workspace's roots (absolute real paths), writable ones first. */
+  readonly roots: ReadonlyArray<{ readonly path: string; readonly readOnly: boolean }>;
+  /**
+   * Opens the log of a nested conversation of this session, new: gemini-cli's `chats/<sessionId>/<childId>.jsonl`
+   * with `kind: "subagent"` in the file store.
+   */
+  openChildLog(childId: string): Promise<SessionLog>;
+  /** Counts a nested model call in the session's usage, under `source` (the subagent's name). */
+  addUsage(source: string, usage: GenerateContentResponseUsageMetadata | undefined): void;
+  /** The agent's per-tool-call time limit, if any. */
+  readonly toolTimeoutMs: number | undefined;
+  /** The agent's largest accepted model response, if set. */
+  readonly maxResponseBytes: number | undefined;
+  readonly streamRetry: RuntimeStreamRetry;
+}

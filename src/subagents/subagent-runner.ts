@@ -1,0 +1,357 @@
+import { randomUUID } from 'node:crypto';
+import type { GenerateContentResponseUsageMetadata } from '@google/genai';
+import type { ToolCheck, ToolDecision, ToolRun } from '../core/interceptors.js';
+import type { SessionRuntime, SubagentCallInfo } from '../core/session-runtime.js';
+import type { SessionLog } from '../core/session-log.js';
+import { addUsage, emptyUsage } from '../core/usage.js';
+import type {
+  ServerGeminiStreamEvent,
+  SubagentActivityInfo,
+  SubagentInnerEvent,
+} from '../events.js';
+import type { Logger } from '../logger.js';
+import { runAgentLoop } from '../loop/agent-loop.js';
+import { ContextTracker } from '../loop/context-window.js';
+import { ConversationHistory } from '../loop/conversation-history.js';
+import { EventPump } from '../loop/event-pump.js';
+import type { LoopEnvironment, LoopOutcome, PreparedModelCall } from '../loop/loop-types.js';
+import { TurnControl } from '../loop/turn-control.js';
+import { createCompleteTaskTool, type SubmittedTask } from './complete-task-tool.js';
+import { DeadlineTimer } from './deadline-timer.js';
+import { buildSubagentSystemPrompt, finalWarningMessage } from './subagent-prompt.js';
+import { ownTools, selectSubagentTools, SubagentToolRegistry } from './subagent-tools.js';
+import type {
+  ResolvedSubagent,
+  SubagentRunResult,
+  SubagentTerminateMode,
+} from './subagent-types.js';
+
+/** gemini-cli's grace period for the final recovery turn (1 minute). */
+export const GRACE_PERIOD_MS = 60_000;
+
+/** What {@link runSubagent} needs. */
+export interface SubagentRunInput {
+  definition: ResolvedSubagent;
+  runtime: SessionRuntime;
+  /** The task (the `prompt` of `invoke_agent`): the agent's `query` input. */
+  prompt: string;
+  /** The parent's `invoke_agent` call, when the parent model started the run. */
+  parentCallId: string | undefined;
+  /** The parent's signal: aborting it aborts the run (`ABORTED`). */
+  signal: AbortSignal | undefined;
+  /** Receives the run's events for the parent's stream. */
+  emit(info: SubagentActivityInfo): void;
+  logger: Logger;
+  /** The grace turn's time limit (default {@link GRACE_PERIOD_MS}). */
+  graceMs?: number;
+}
+
+const FORWARDED = new Set<ServerGeminiStreamEvent['type']>([
+  'content',
+  'thought',
+  'tool_call_request',
+  'tool_call_response',
+  'tool_call_confirmation',
+  'error',
+  'warning',
+  'retry',
+  'tool_progress',
+  'invalid_stream',
+  'loop_detected',
+]);
+
+/** What a subagent's call that needs approval gets when the agent pauses for approvals instead of asking. */
+export const PAUSE_UNSUPPORTED =
+  "This call needs a human's approval, which cannot be held for later inside a subagent (approvals: 'pause'). " +
+  'Do the task without it, or report with `complete_task` that it needs this approval.';
+
+const SUBAGENT_REJECTED_PREFIX = 'User rejected this operation.';
+const USER_DENIED_PREFIX = 'User denied execution.';
+
+/** gemini-cli's text for a call a human refused inside a subagent (the subagent is asked to rethink). */
+function rejectedMessage(userMessage: string): string {
+  const extra = userMessage.slice(USER_DENIED_PREFIX.length).trim();
+  return (
+    `${SUBAGENT_REJECTED_PREFIX}${extra ? ` ${extra}` : ''} Please acknowledge this, rethink your strategy, and ` +
+    'try a different approach. If you cannot proceed without the rejected operation, summarize the issue and use ' +
+    '`complete_task` to report your findings and the blocker.'
+  );
+}
+
+/** One subagent run: its own history, tools and log, the session's model and chains. */
+class SubagentRun {
+  readonly usage = emptyUsage();
+  readonly history = new ConversationHistory([]);
+  readonly control = new TurnControl();
+  submitted: SubmittedTask | undefined;
+  timer: DeadlineTimer;
+  private prepared: Promise<PreparedModelCall> | undefined;
+  private readonly context = new ContextTracker();
+  private readonly info: SubagentCallInfo;
+  private readonly modelName: string;
+
+  constructor(
+    private readonly input: SubagentRunInput,
+    private readonly log: SessionLog,
+    readonly agentId: string,
+  ) {
+    const { definition, runtime } = input;
+    this.info = { name: definition.name, agentId: this.agentId, parentCallId: input.parentCallId };
+    this.modelName = definition.model === 'inherit' ? runtime.model() : definition.model;
+    this.timer = new DeadlineTimer(definition.timeoutMs);
+  }
+
+  forward(event: SubagentInnerEvent): void {
+    // After the parent's abort its call is answered as cancelled: nothing of the run follows it in the stream.
+    if (this.input.signal?.aborted) return;
+    this.input.emit({
+      agentName: this.input.definition.name,
+      agentId: this.agentId,
+      parentCallId: this.input.parentCallId,
+      event,
+    });
+  }
+
+  /** The system prompt and the tools, computed once for the run (gemini-cli builds them with the chat). */
+  private prepare(ctx: Parameters<LoopEnvironment['prepare']>[0]): Promise<PreparedModelCall> {
+    this.prepared ??= (async () => {
+      const { definition, runtime } = this.input;
+      const complete = createCompleteTaskTool(definition, (task) => {
+        this.submitted ??= task;
+        this.control.stop();
+      });
+      const parent = (await runtime.tools(ctx)).filter((t) => t.name !== complete.name);
+      const tools = [
+        ...selectSubagentTools(definition.tools, parent, ownTools(definition.tools)),
+        complete,
+      ];
+      const inputs = {
+        query: this.input.prompt,
+        activeModel: this.modelName,
+        today: new Date().toLocaleDateString(),
+      };
+      return {
+        systemInstruction: await buildSubagentSystemPrompt(definition, runtime, ctx, inputs),
+        registry: new SubagentToolRegistry(tools),
+        ...(runtime.contextParts.length > 0 ? { contextParts: [...runtime.contextParts] } : {}),
+      };
+    })();
+    return this.prepared;
+  }
+
+  /** The decision chain with the subagent's name; the deadline stands still while a human is asked. */
+  private async decide(check: ToolCheck): Promise<ToolDecision> {
+    let asked = false;
+    const emit = (event: ServerGeminiStreamEvent): void => {
+      if (event.type === 'tool_call_confirmation' && !asked) {
+        asked = true;
+        this.timer.pause();
+      }
+      check.emit(event);
+    };
+    try {
+      const decision = await this.input.runtime.decideTool({ ...check, emit, subagent: this.info });
+      if (decision.outcome === 'pause') return { outcome: 'deny', message: PAUSE_UNSUPPORTED };
+      if (asked && decision.outcome === 'deny' && decision.message.startsWith(USER_DENIED_PREFIX))
+        return { ...decision, message: rejectedMessage(decision.message) };
+      return decision;
+    } finally {
+      if (asked) this.timer.resume();
+    }
+  }
+
+  environment(maxTurns: number, pump: EventPump): LoopEnvironment {
+    const { runtime } = this.input;
+    const generationConfig = {
+      ...runtime.generationConfig(this.modelName),
+      ...this.input.definition.generationConfig,
+    };
+    return {
+      sessionId: this.agentId,
+      modelName: this.modelName,
+      generationConfig,
+      history: this.history,
+      commit: async (entry) => {
+        this.history.push(entry.content);
+        await this.log.append(entry);
+      },
+      commitPause: () => Promise.resolve(),
+      prepare: (ctx) => this.prepare(ctx),
+      contextFor: (signal) => runtime.contextFor(signal, this.history.view()),
+      chains: {
+        callModel: runtime.callModel,
+        decideTool: (check) => this.decide(check),
+        runTool: (run: ToolRun) => runtime.runTool({ ...run, subagent: this.info }),
+      },
+      control: this.control,
+      limits: {
+        maxTurns,
+        ...(runtime.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: runtime.toolTimeoutMs }),
+        ...(runtime.maxResponseBytes === undefined
+          ? {}
+          : { maxResponseBytes: runtime.maxResponseBytes }),
+      },
+      streamRetry: runtime.streamRetry,
+      logger: this.input.logger,
+      onUsage: (usage: GenerateContentResponseUsageMetadata | undefined) => {
+        addUsage(this.usage, usage);
+        runtime.addUsage(this.input.definition.name, usage);
+        if (usage?.promptTokenCount !== undefined)
+          this.context.calibrate(this.history.length, usage.promptTokenCount);
+      },
+      context: this.context,
+      tokenLimit: runtime.tokenLimit(this.modelName),
+      takeModelInfo: () => undefined,
+      pump,
+    };
+  }
+
+  /** Runs the loop once (the task, or the grace turn), forwarding the subagent's events. */
+  async loop(text: string, maxTurns: number, signal: AbortSignal): Promise<LoopOutcome> {
+    const pump = new EventPump();
+    const run = runAgentLoop(
+      this.environment(maxTurns, pump),
+      { kind: 'prompt', parts: [{ text }] },
+      signal,
+    );
+    for (;;) {
+      const next = await run.next();
+      if (next.done === true) return next.value;
+      const event = next.value;
+      if (FORWARDED.has(event.type)) this.forward(event as SubagentInnerEvent);
+    }
+  }
+}
+
+function reasonOf(
+  outcome: LoopOutcome,
+  run: SubagentRun,
+  timedOut: boolean,
+): SubagentTerminateMode {
+  if (run.submitted !== undefined) return 'GOAL';
+  switch (outcome.kind) {
+    case 'completed':
+      return 'ERROR_NO_COMPLETE_TASK_CALL';
+    case 'max_turns':
+      return 'MAX_TURNS';
+    case 'cancelled':
+      return timedOut ? 'TIMEOUT' : 'ABORTED';
+    default:
+      return 'ERROR';
+  }
+}
+
+/**
+ * Runs a subagent as gemini-cli's `LocalAgentExecutor` does: its own history and tool registry, the session's
+ * model and chains (hooks, policy, approvals with the subagent's name), `complete_task` as the only way to finish,
+ * `maxTurns` and the time limit (paused while a human is asked) followed by one grace turn, the transcript in the
+ * session's `chats/<sessionId>/<agentId>.jsonl`. Failures of the model reject (the parent turns them into its
+ * `Subagent '<name>' failed.` answer); an abort of the parent ends the run with `ABORTED`.
+ */
+export async function runSubagent(input: SubagentRunInput): Promise<SubagentRunResult> {
+  const started = Date.now();
+  const { definition } = input;
+  const agentId = randomUUID();
+  const log = await input.runtime.openChildLog(agentId);
+  const run = new SubagentRun(input, log, agentId);
+  const parent = input.signal;
+  try {
+    const servers = Object.keys(definition.mcpServers ?? {});
+    if (servers.length > 0) {
+      run.forward({
+        type: 'warning',
+        value: {
+          code: 'SUBAGENT_MCP_SERVERS_NOT_STARTED',
+          message:
+            `Subagent '${definition.name}' declares its own MCP servers (${servers.join(', ')}), which this SDK does ` +
+            'not start yet: configure them as agent MCP servers (mcpServers) and name their tools in `tools`.',
+          source: 'subagents',
+        },
+      });
+    }
+    const main = AbortSignal.any([run.timer.signal, ...(parent ? [parent] : [])]);
+    const outcome = await run.loop(input.prompt, definition.maxTurns, main);
+    let reason = reasonOf(outcome, run, run.timer.signal.aborted && !parent?.aborted);
+    let result: string | undefined = run.submitted?.result;
+    if (outcome.kind === 'completed' && reason === 'ERROR_NO_COMPLETE_TASK_CALL') {
+      run.forward(
+        errorEvent(
+          `Agent stopped calling tools but did not call 'complete_task' to finalize the session.`,
+        ),
+      );
+    }
+    if (
+      reason === 'TIMEOUT' ||
+      reason === 'MAX_TURNS' ||
+      reason === 'ERROR_NO_COMPLETE_TASK_CALL'
+    ) {
+      result = await graceTurn(run, input, reason);
+      if (result !== undefined) reason = 'GOAL';
+      else result = failureText(reason, definition);
+    }
+    if (reason === 'GOAL') result ??= 'Task completed.';
+    result ??= 'Agent execution was terminated before completion.';
+    if (reason !== 'GOAL' && reason !== 'ABORTED' && reason !== 'ERROR_NO_COMPLETE_TASK_CALL') {
+      if (reason !== 'ERROR') run.forward(errorEvent(result));
+    }
+    return {
+      agentId: run.agentId,
+      terminateReason: reason,
+      result,
+      output: reason === 'GOAL' ? run.submitted?.output : undefined,
+      turns: run.usage.modelCalls,
+      durationMs: Date.now() - started,
+      usage: run.usage,
+    };
+  } finally {
+    run.timer.clear();
+    await log.close();
+  }
+}
+
+function errorEvent(message: string): SubagentInnerEvent {
+  return { type: 'error', value: { error: { message } } };
+}
+
+function failureText(reason: SubagentTerminateMode, definition: ResolvedSubagent): string {
+  if (reason === 'TIMEOUT') {
+    const minutes = Math.round((definition.timeoutMs / 60_000) * 100) / 100;
+    return `Agent timed out after ${minutes} minutes.`;
+  }
+  if (reason === 'MAX_TURNS') return `Agent reached max turns limit (${definition.maxTurns}).`;
+  return `Agent stopped calling tools but did not call 'complete_task'.`;
+}
+
+/** gemini-cli's one recovery turn: a warning, one model call, `complete_task` or failure. */
+async function graceTurn(
+  run: SubagentRun,
+  input: SubagentRunInput,
+  reason: 'TIMEOUT' | 'MAX_TURNS' | 'ERROR_NO_COMPLETE_TASK_CALL',
+): Promise<string | undefined> {
+  if (input.signal?.aborted) return undefined;
+  run.forward({
+    type: 'thought',
+    value: {
+      subject: `Execution limit reached (${reason}). Attempting one final recovery turn with a grace period.`,
+      description: '',
+    },
+  });
+  run.timer.clear();
+  run.timer = new DeadlineTimer(input.graceMs ?? GRACE_PERIOD_MS);
+  const signal = AbortSignal.any([run.timer.signal, ...(input.signal ? [input.signal] : [])]);
+  try {
+    const outcome = await run.loop(finalWarningMessage(reason), 1, signal);
+    if (run.submitted !== undefined) {
+      run.forward({
+        type: 'thought',
+        value: { subject: 'Graceful recovery succeeded.', description: '' },
+      });
+      return run.submitted.result;
+    }
+    run.forward(errorEvent(`Graceful recovery attempt failed. Reason: ${outcome.kind}`));
+    return undefined;
+  } catch (error) {
+    run.forward(errorEvent(`Graceful recovery attempt failed: ${String(error)}`));
+    return undefined;
+  }
+}
