@@ -87,6 +87,12 @@ export interface ToolCallResponseInfo {
   durationMs?: number;
   /** For a tool that changed a file (`write_file`, `replace`): gemini-cli's `FileDiff` of the change. */
   fileDiff?: FileDiff;
+  /** The tool's human name (`ReadFile`), when the tool is known; session records store it as gemini-cli does. */
+  displayName?: string;
+  /** What the call does in a few words (the tool's `describe(args)`, gemini-cli's invocation description). */
+  description?: string;
+  /** Whether a UI should render the display text as Markdown (gemini-cli: every tool but the shell). */
+  renderOutputAsMarkdown?: boolean;
 }
 
 /**

@@ -63,9 +63,14 @@ await Promise.all(children.map((c) => new Promise((resolve) => c.once('exit', re
 for (const summary of await store.list()) {
   const { messages } = await store.load(summary.sessionId);
   const last = messages.at(-1);
-  const text = Array.isArray(last?.content)
-    ? last.content.map((p) => (typeof p === 'string' ? p : (p['text'] ?? ''))).join('')
-    : '';
+  // A model message's content is its text (gemini-cli's shape); a user message's is a list of parts.
+  const content = last?.content;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content.map((p) => (typeof p === 'string' ? p : (p['text'] ?? ''))).join('')
+        : '';
   console.log(`${summary.sessionId}: ${summary.messageCount} messages; last: ${text}`);
 }
 await store.close();

@@ -23,6 +23,7 @@ import {
   normalise,
   readChecked,
   readSessions,
+  scenarioEnv,
   substitute,
   type Recording,
   type RunOutput,
@@ -53,14 +54,7 @@ async function record(scenario: Scenario): Promise<Recording> {
     const server = new FakeGeminiServer({ turns: buildTurns(scenario.turns ?? []) });
     const url = await server.start();
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env['PATH'],
-      HOME: join(root, 'home'),
-      TERM: 'dumb',
-      NO_COLOR: '1',
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: url,
-      GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'etc', 'settings.json'),
-      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(root, 'etc', 'system-defaults.json'),
+      ...scenarioEnv(root, url),
       ...substitute(scenario.env ?? {}, root),
     };
     const result = await run(substitute(scenario.args, root), cwd, env, scenario.stdin);

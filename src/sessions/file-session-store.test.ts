@@ -19,6 +19,7 @@ import { parseSessionText } from './conversation.js';
 import { FileSessionStore } from './file-session-store.js';
 import { classifyRecord, type MessageRecord } from './records.js';
 import { createFilePersistence } from './session-persistence.js';
+import { recordsToHistory } from './history-from-records.js';
 import { sampleSessionEntries } from '../testing/sample-session-entries.js';
 
 const fixtures = fileURLToPath(new URL('../../test/fixtures/sessions/', import.meta.url));
@@ -27,19 +28,12 @@ const CLI_ID = '6e93d57f-1c2b-4e8a-9a57-3f1d2c4b5a69';
 const LEGACY_FILE = 'session-2025-06-01T10-00-abcdef12.json';
 const LEGACY_ID = 'abcdef12-3456-4789-8abc-def012345678';
 
-/**
- * gemini-cli's CLI resume (`convertSessionToClientHistory` + same-role coalescing), re-implemented from its
- * source as an oracle: what `gemini --resume` would send the model.
- */
+/** gemini-cli's CLI resume (`convertSessionToClientHistory` + coalescing) from its source, as an oracle. */
 function geminiCliResume(messages: MessageRecord[]): Content[] {
-  const toParts = (c: MessageRecord['content']): Part[] =>
-    typeof c === 'string'
-      ? c
-        ? [{ text: c }]
-        : []
-      : Array.isArray(c)
-        ? (c as Part[])
-        : [c as Part];
+  const toParts = (c: MessageRecord['content']): Part[] => {
+    if (typeof c === 'string') return c ? [{ text: c }] : [];
+    return Array.isArray(c) ? (c as Part[]) : [c as Part];
+  };
   const out: Content[] = [];
   for (const m of messages) {
     if (m.type === 'user') {
@@ -81,13 +75,15 @@ function geminiCliResume(messages: MessageRecord[]): Content[] {
   return merged;
 }
 
-/** Every functionCall answered exactly once, in the turn right after it. */
-function expectValidForApi(history: Content[]): void {
+/** Every functionCall answered right after it, `times` times (gemini 0.61's resume of a CLI file: twice). */
+function expectValidForApi(history: Content[], times = 1): void {
   history.forEach((turn, i) => {
     const calls = (turn.parts ?? []).filter((p) => p.functionCall).map((p) => p.functionCall?.id);
     if (turn.role !== 'model' || calls.length === 0) return;
     const answers = (history[i + 1]?.parts ?? []).filter((p) => p.functionResponse);
-    expect(answers.map((p) => p.functionResponse?.id)).toEqual(calls);
+    expect(answers.map((p) => p.functionResponse?.id)).toEqual(
+      Array.from({ length: times }, () => calls).flat(),
+    );
   });
 }
 
@@ -167,7 +163,7 @@ describe('FileSessionStore: gemini-cli layout and rules', () => {
       sessionId: 'rules-session',
       projectHash: createHash('sha256').update(root).digest('hex'),
       kind: 'main',
-      sdkFormat: 1,
+      sdkFormat: 2,
     });
     expect(lines.slice(1).some((l) => classifyRecord(l)?.kind === 'metadata')).toBe(false);
     // Ids: a message written again (its toolCalls) keeps its id and type; distinct messages never share one.
@@ -196,9 +192,19 @@ describe('FileSessionStore: gemini-cli layout and rules', () => {
       },
       { id: 'mul__call-xyz', name: 'mul', status: 'error', resultDisplay: 'mul is broken' },
     ]);
+    // gemini's resume of our file, as of its own: each response twice (thought signatures are ours only).
     const cliHistory = geminiCliResume(messages);
-    expectValidForApi(cliHistory);
-    expect(cliHistory).toEqual(entries.map((e) => e.content));
+    expectValidForApi(cliHistory, 2);
+    const firstOf = (p: Part, i: number, all: Part[]) =>
+      !p.functionResponse ||
+      all.findIndex((q) => q.functionResponse?.id === p.functionResponse?.id) === i;
+    const once = cliHistory.map((t) => ({ ...t, parts: (t.parts ?? []).filter(firstOf) }));
+    const unsigned = entries.map(({ content: c }) => ({
+      ...c,
+      parts: (c.parts ?? []).map(({ thoughtSignature: _s, ...p }) => p),
+    }));
+    expect(once).toEqual(unsigned);
+    expect(recordsToHistory(messages)).toEqual(entries.map((e) => e.content));
   });
 });
 

@@ -89,6 +89,12 @@ function modelPartsFromCliMessage(msg: MessageRecord): Part[] {
   return parts;
 }
 
+/** The exact parts of a model message this SDK wrote: `sdkParts` (format 2), else the `content` parts (format 1). */
+function ourModelParts(msg: MessageRecord): Part[] {
+  if (msg.sdkParts !== undefined) return msg.sdkParts as Part[];
+  return Array.isArray(msg.content) ? toParts(msg.content) : modelPartsFromCliMessage(msg);
+}
+
 /** Maps stored messages to turns (no pairing yet), following gemini-cli's rules for messages it wrote. */
 function messagesToTurns(messages: readonly MessageRecord[]): Turn[] {
   const turns: Turn[] = [];
@@ -99,7 +105,7 @@ function messagesToTurns(messages: readonly MessageRecord[]): Turn[] {
       if (!ours && isIgnoredUserText(verboseText(parts))) continue;
       turns.push({ content: { role: 'user', parts }, messageId: msg.id, toolCalls: undefined });
     } else if (msg.type === 'gemini') {
-      const parts = ours ? toParts(msg.content) : modelPartsFromCliMessage(msg);
+      const parts = ours ? ourModelParts(msg) : modelPartsFromCliMessage(msg);
       if (!ours && parts.length === 0) continue;
       turns.push({
         content: { role: 'model', parts },
@@ -160,7 +166,7 @@ function matchCall(pending: Pending, response: { id?: string; name?: string }): 
  * Rebuilds the API history from stored messages in one pass.
  *
  * - Messages this SDK wrote (`sdkFormat`) are used verbatim: user and function-response turns as `user`,
- *   model turns (text, thoughts and functionCall parts with their ids) as `model`.
+ *   model turns from `sdkParts` (text, thoughts and functionCall parts with their ids) as `model`.
  * - Messages gemini-cli wrote follow its `convertSessionToClientHistory`: info/error/warning and injected
  *   (`<session_context>`, `/cmd`, …) user messages are skipped; a model turn without functionCall parts is rebuilt
  *   from `thoughts` + text + `toolCalls`.

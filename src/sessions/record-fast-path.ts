@@ -23,6 +23,7 @@ const MESSAGE_KEYS = [
   'tokens',
   'model',
   'sdkFormat',
+  'sdkParts',
 ];
 const TOOL_CALL_KEYS = [
   'id',
@@ -166,6 +167,7 @@ const MESSAGE_FIELDS: Record<string, (v: unknown) => unknown> = {
   tokens,
   model: str,
   sdkFormat: num,
+  sdkParts: (v) => (Array.isArray(v) && v.every(isPart) ? [...v] : NO),
 };
 const MESSAGE_REQUIRED = new Set(['id', 'type']);
 

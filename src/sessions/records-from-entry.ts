@@ -1,9 +1,11 @@
 import type { GenerateContentResponseUsageMetadata, Part } from '@google/genai';
 import { InternalError } from '../errors.js';
+import { visibleText } from '../model/stream-validator.js';
 import type { ToolCallResponseInfo } from '../events.js';
 import {
   SESSION_FORMAT_VERSION,
   type MessageRecord,
+  type PartRecord,
   type SessionRecord,
   type ThoughtRecord,
   type TokensSummary,
@@ -76,17 +78,19 @@ export function responsesFromParts(parts: readonly Part[]): ToolCallResponseInfo
 }
 
 function callArgs(model: MessageRecord, callId: string): Record<string, unknown> {
-  const content = Array.isArray(model.content) ? model.content : [];
-  for (const p of content) {
-    if (typeof p === 'string') continue;
+  for (const p of model.sdkParts ?? []) {
     const fc = (p as Part).functionCall;
     if (fc !== undefined && fc.id === callId) return fc.args ?? {};
   }
   return model.toolCalls?.find((tc) => tc.id === callId)?.args ?? {};
 }
 
-/** What gemini-cli's UI shows for a finished call: the display text, else the error or the output string. */
-function displayOf(r: ToolCallResponseInfo): string | undefined {
+/**
+ * What gemini-cli stores as a finished call's `resultDisplay`: the `FileDiff` of a file change, else the display
+ * text (the error message of a failed call; the output string when a response has no display text).
+ */
+function displayOf(r: ToolCallResponseInfo): unknown {
+  if (r.error === undefined && r.fileDiff !== undefined) return r.fileDiff;
   if (r.resultDisplay !== undefined) return r.resultDisplay;
   if (r.error !== undefined) return r.error.message;
   const output = r.responseParts[0]?.functionResponse?.response?.['output'];
@@ -94,10 +98,9 @@ function displayOf(r: ToolCallResponseInfo): string | undefined {
 }
 
 /**
- * gemini-cli's `ToolCallRecord` for one finished call. `result` stays null: the response parts are stored once,
- * in the function-response `user` message. gemini-cli's CLI resume turns every non-null `result` into an extra
- * `<id>_response` turn *and* keeps that message (spec §10 item 3), so writing both would send the model every
- * response twice; its UI shows `resultDisplay`, which is set.
+ * gemini-cli's `ToolCallRecord` for one finished call, fields in its order: `result` holds the call's response
+ * parts, as gemini-cli's CLI records them. (gemini's own resume then sends them twice — once from `result`, once
+ * from the function-response message — and so it does for a file we wrote; our reader answers each call once.)
  */
 function toolCallRecord(
   model: MessageRecord,
@@ -109,14 +112,27 @@ function toolCallRecord(
     id: r.callId,
     name: r.name,
     args: callArgs(model, r.callId),
-    result: null,
+    result: structuredClone(r.responseParts) as ToolCallRecord['result'],
     status: statusOf(r),
     timestamp,
-    displayName: r.name,
-    description: '',
-    ...(display !== undefined ? { resultDisplay: display } : {}),
-    renderOutputAsMarkdown: false,
+    ...(display !== undefined ? { resultDisplay: structuredClone(display) } : {}),
+    description: r.description ?? '',
+    displayName: r.displayName ?? r.name,
+    renderOutputAsMarkdown: r.renderOutputAsMarkdown ?? true,
   };
+}
+
+/**
+ * gemini-cli's `content` of a model message: the visible text of the turn (thoughts left out, zero-width
+ * characters and HTML comments removed, trimmed); `""` for a turn that only called tools.
+ */
+export function modelMessageText(parts: readonly Part[]): string {
+  return visibleText(
+    parts
+      .filter((p) => p.thought !== true && typeof p.text === 'string')
+      .map((p) => p.text)
+      .join(''),
+  );
 }
 
 /** Merges new tool call records into existing ones by id (as gemini-cli's `recordToolCalls`). */
@@ -134,18 +150,19 @@ function mergeToolCalls(
 }
 
 /**
- * Maps one {@link SessionLogEntry} to the records to append, in gemini-cli's format:
+ * Maps one {@link SessionLogEntry} to the records to append, with gemini-cli's CLI field shapes:
  *
  * - `user` → a `type:"user"` message whose content is the turn's parts;
- * - `model` → a `type:"gemini"` message whose content is the turn's parts (text, thoughts and functionCall parts
- *   with their prefixed ids — gemini-cli's resume uses such content as is), plus `thoughts`, `tokens`, `model`;
- * - `tool_results` → a `type:"user"` message with the functionResponse parts (as gemini-cli records
- *   function-response turns), then the last model message again (same id, so it is upserted in place) with
- *   `toolCalls` (name, args, status, `resultDisplay`) so `gemini --resume` shows the calls. The response message
- *   comes first: a crash inside the write can then only lose the display record, never the responses.
+ * - `model` → a `type:"gemini"` message whose `content` is the visible text as a string (gemini-cli's), plus
+ *   `thoughts`, `tokens`, `model`, and our `sdkParts`: the exact parts of the turn (thought signatures, the
+ *   functionCall parts with their prefixed ids), which gemini-cli ignores and our reader uses;
+ * - `tool_results` → the last model message again (same id, upserted in place) with `toolCalls` (args,
+ *   `result` parts, status, `resultDisplay`, description, display name), then a `type:"user"` message with the
+ *   functionResponse parts — gemini-cli's order. A crash between the two loses nothing: the reader answers the
+ *   calls from `toolCalls[].result`.
  *
- * Each group ends with `{"$set":{"lastUpdated":…}}` as gemini-cli's `recordMessage` does. Every message carries
- * `sdkFormat`, which tells the reader its content is the exact turn.
+ * Each message ends with `{"$set":{"lastUpdated":…}}` as gemini-cli's `recordMessage` does. Every message carries
+ * `sdkFormat` (a field gemini-cli ignores), which tells the reader that this SDK wrote it.
  */
 export function recordsFromEntry(
   entry: SessionLogEntry,
@@ -170,7 +187,8 @@ export function recordsFromEntry(
       const message: MessageRecord = {
         ...base,
         type: 'gemini',
-        content: parts as MessageRecord['content'],
+        content: modelMessageText(parts),
+        sdkParts: parts as PartRecord[],
         thoughts: thoughtsFromParts(parts, entry.timestamp),
         tokens: tokensFromUsage(entry.usage),
         ...(entry.model !== undefined ? { model: entry.model } : {}),
@@ -182,12 +200,6 @@ export function recordsFromEntry(
       break;
     }
     case 'tool_results': {
-      records.push({
-        ...base,
-        type: 'user',
-        content: parts as MessageRecord['content'],
-        ...format,
-      });
       const model = state.lastModelMessage;
       if (model !== undefined) {
         const responses = entry.responses ?? responsesFromParts(parts);
@@ -199,6 +211,12 @@ export function recordsFromEntry(
         records.push(updated);
         state.lastModelMessage = updated;
       }
+      records.push({
+        ...base,
+        type: 'user',
+        content: parts as MessageRecord['content'],
+        ...format,
+      });
       break;
     }
     default: {

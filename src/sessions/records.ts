@@ -3,10 +3,11 @@ import { fastMessageRecord, fastSetRecord } from './record-fast-path.js';
 
 /**
  * Version of the fields this SDK adds to gemini-cli's session records. Written as `sdkFormat` on the metadata
- * line and on every message record we write (gemini-cli keeps unknown fields on both). A message carrying it
- * stores its `content` as the exact `Part[]` of the live history turn, so resume rebuilds history verbatim.
+ * line and on every message record we write (gemini-cli keeps unknown fields on both). Messages have gemini-cli's
+ * CLI shapes; a model message also keeps the exact `Part[]` of the live history turn in `sdkParts` (format 2; in
+ * format 1 `content` held them), so resume rebuilds history verbatim.
  */
-export const SESSION_FORMAT_VERSION = 1;
+export const SESSION_FORMAT_VERSION = 2;
 
 /**
  * One `Part` as stored in a session file: any JSON object, kept as written (checked, not copied, so that loading
@@ -89,8 +90,13 @@ export const MessageRecord = z.looseObject({
   thoughts: z.array(ThoughtRecord).optional(),
   tokens: TokensSummary.nullable().optional(),
   model: z.string().optional(),
-  /** Present (= {@link SESSION_FORMAT_VERSION}) on messages this SDK wrote: `content` is the exact turn. */
+  /** Present on messages this SDK wrote (= {@link SESSION_FORMAT_VERSION} then). */
   sdkFormat: z.number().optional(),
+  /**
+   * On model messages this SDK wrote (format 2): the exact parts of the turn — `content` holds gemini-cli's
+   * visible-text string. Format-1 files kept the parts in `content`.
+   */
+  sdkParts: z.array(PartRecord).optional(),
 });
 /** One message line (gemini-cli's `MessageRecord`). */
 export type MessageRecord = z.infer<typeof MessageRecord>;

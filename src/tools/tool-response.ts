@@ -1,6 +1,6 @@
 import type { Part } from '@google/genai';
 import type { ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
-import type { ToolResult } from '../core/agent-tool.js';
+import type { AgentTool, ToolResult } from '../core/agent-tool.js';
 import { functionResponseParts } from './function-response.js';
 
 /** Sent for a call that was running when the signal aborted (gemini-cli's tool executor wording). */
@@ -84,5 +84,28 @@ export function resultToResponse(
     resultDisplay: result.returnDisplay ?? (typeof output === 'string' ? output : ''),
     ...(durationMs === undefined ? {} : { durationMs }),
     ...(result.fileDiff === undefined ? {} : { fileDiff: result.fileDiff }),
+  };
+}
+
+/**
+ * Adds what gemini-cli records about a call's tool to its response: the display name, the call's description
+ * (`tool.describe(args)`; empty when that throws on odd arguments) and whether its output renders as Markdown.
+ */
+export function withToolDisplay(
+  response: ToolCallResponseInfo,
+  tool: Pick<AgentTool, 'displayName' | 'describe' | 'kind'>,
+  args: Record<string, unknown>,
+): ToolCallResponseInfo {
+  let description: string;
+  try {
+    description = tool.describe(args);
+  } catch {
+    description = '';
+  }
+  return {
+    ...response,
+    displayName: tool.displayName,
+    description,
+    renderOutputAsMarkdown: tool.kind !== 'execute',
   };
 }

@@ -9,7 +9,12 @@ import { ModelVisibleError } from './model-visible-error.js';
 import type { ToolCallInput } from './tool-call.js';
 import { followTailCalls } from './tail-call.js';
 import type { ToolRegistry } from './tool-registry.js';
-import { cancelledResponse, errorResponse, resultToResponse } from './tool-response.js';
+import {
+  cancelledResponse,
+  errorResponse,
+  resultToResponse,
+  withToolDisplay,
+} from './tool-response.js';
 
 /** What {@link runToolCalls} needs. */
 export interface ToolSchedulerOptions {
@@ -113,7 +118,11 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
     }
     const validation = await tool.validate(request.args);
     if (!validation.ok) {
-      const response = errorResponse(request, validation.error, 'invalid_tool_params');
+      const response = withToolDisplay(
+        errorResponse(request, validation.error, 'invalid_tool_params'),
+        tool,
+        request.args,
+      );
       outcomes[index] = { kind: 'done', response };
       continue;
     }
@@ -134,7 +143,8 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
     }
     if (decision.outcome === 'deny') {
       const type = decision.type ?? 'policy_violation';
-      outcomes[index] = { kind: 'done', response: errorResponse(request, decision.message, type) };
+      const response = withToolDisplay(errorResponse(request, decision.message, type), tool, args);
+      outcomes[index] = { kind: 'done', response };
     } else if (decision.outcome === 'pause') {
       outcomes[index] = {
         kind: 'paused',
@@ -190,6 +200,17 @@ export async function executeOne(
     registry: () => ToolRegistry | Promise<ToolRegistry>;
   },
   logger: Logger = silentLogger,
+): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
+  const run = await executeUnlabelled(input, tool, args, options, logger);
+  return { ...run, response: withToolDisplay(run.response, tool, args) };
+}
+
+async function executeUnlabelled(
+  input: ToolCallInput,
+  tool: AgentTool,
+  args: Record<string, unknown>,
+  options: Parameters<typeof executeOne>[3],
+  logger: Logger,
 ): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
   const { request } = input;
   const { controller, dispose } = linkedAbortController(options.signal);

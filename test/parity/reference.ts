@@ -106,6 +106,23 @@ export function layOut(root: string, scenario: Scenario): string {
   return cwd;
 }
 
+/**
+ * The environment a scenario runs in (gemini and gemini-agent alike): HOME in the root, the system settings paths
+ * in `<root>/etc`, an API key and the fake server's URL, a dumb terminal.
+ */
+export function scenarioEnv(root: string, url: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+    HOME: join(root, 'home'),
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    GEMINI_API_KEY: 'test-key',
+    GOOGLE_GEMINI_BASE_URL: url,
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'etc', 'settings.json'),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(root, 'etc', 'system-defaults.json'),
+  };
+}
+
 /** Replaces `<ROOT>` in strings of a JSON value. */
 export function substitute<T>(value: T, root: string): T {
   return JSON.parse(JSON.stringify(value).replaceAll('<ROOT>', root)) as T;

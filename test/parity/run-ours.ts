@@ -10,6 +10,7 @@ import {
   normalise,
   readChecked,
   readSessions,
+  scenarioEnv,
   substitute,
   type Recording,
   type RunOutput,
@@ -36,12 +37,7 @@ export async function runOurs(
     const cwd = layOut(root, scenario);
     const url = await server.start();
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      HOME: join(root, 'home'),
-      GEMINI_API_KEY: 'test-key',
-      GOOGLE_GEMINI_BASE_URL: url,
-      GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(root, 'etc', 'settings.json'),
-      GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(root, 'etc', 'system-defaults.json'),
+      ...scenarioEnv(root, url),
       ...substitute(scenario.env ?? {}, root),
     };
     const run = async (args: string[], input?: string): Promise<RunOutput> => {
