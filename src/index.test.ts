@@ -41,7 +41,10 @@ describe('public API', () => {
       'DEFAULT_OTLP_ENDPOINT',
       'DEFAULT_PRICES',
       'DEFAULT_SETTINGS',
+      'EXTENSION_INSTALL_WARNING',
+      'EXTENSION_TEMPLATES',
       'ExtensionError',
+      'ExtensionManager',
       'FileSessionStore',
       'GeminiAgentError',
       'GeminiCliAcpServer',
@@ -79,6 +82,7 @@ describe('public API', () => {
       'Subagent',
       'ToolExecutionError',
       'convertClaudeHooks',
+      'createExtensionFolder',
       'createSessionViewerHandler',
       'createStderrLogger',
       'createWorkspace',
@@ -103,6 +107,7 @@ describe('public API', () => {
       'startTelemetry',
       'subagent',
       'tool',
+      'validateExtensionFolder',
       'z',
     ]);
   });

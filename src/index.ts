@@ -247,6 +247,21 @@ export type {
   SubagentCallInfo,
   RuntimeStreamRetry,
 } from './core/session-runtime.js';
+export { ExtensionManager } from './extensions/extension-manager.js';
+export type { AgentExtensionInfo, ExtensionListing } from './agent/agent-extensions.js';
+export type {
+  ExtensionInfo,
+  ExtensionManagerOptions,
+  ExtensionScope,
+  InstallOptions,
+} from './extensions/extension-manager.js';
+export {
+  createExtensionFolder,
+  validateExtensionFolder,
+  EXTENSION_TEMPLATES,
+} from './extensions/extension-scaffold.js';
+export type { ExtensionTemplate } from './extensions/extension-scaffold.js';
+export { INSTALL_WARNING as EXTENSION_INSTALL_WARNING } from './extensions/extension-consent.js';
 
 export type {
   PolicyCall,

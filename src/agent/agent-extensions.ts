@@ -42,6 +42,53 @@ export interface AgentExtensions {
   readonly agentDirs: ReadonlyArray<{ readonly extension: string; readonly dir: string }>;
 }
 
+/** One extension as `agent.extensions()` lists it. */
+export interface AgentExtensionInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string | undefined;
+  /** `code` for `extension()`, `folder` for a gemini-cli folder. */
+  readonly origin: 'code' | 'folder';
+  /** The folder its files come from (undefined in code). */
+  readonly path: string | undefined;
+  /** Runs in this agent (not left out by `enabledExtensions` or the enablement file). */
+  readonly active: boolean;
+  readonly contextFiles: readonly string[];
+  readonly mcpServers: readonly string[];
+  readonly excludeTools: readonly string[];
+  readonly tools: readonly string[];
+  readonly hooks: number;
+  readonly policyRules: number;
+}
+
+/** What `agent.extensions()` returns. */
+export interface ExtensionListing {
+  readonly extensions: readonly AgentExtensionInfo[];
+  /** Skipped folders and other problems, with gemini-cli's texts. */
+  readonly warnings: readonly string[];
+}
+
+/** The listing of resolved extensions. */
+export function extensionListing(resolved: ResolvedExtensions): ExtensionListing {
+  return {
+    extensions: resolved.all.map(({ extension: e, active }) => ({
+      name: e.name,
+      version: e.version,
+      description: e.description,
+      origin: e.origin === 'code' ? 'code' : 'folder',
+      path: e.path,
+      active,
+      contextFiles: [...e.contextFiles],
+      mcpServers: Object.keys(e.mcpServers),
+      excludeTools: [...e.excludeTools],
+      tools: toAgentTools(e.tools).map((t) => t.name),
+      hooks: e.commandHooks.length + e.runtimeHooks.length,
+      policyRules: e.policy.reduce((n, p) => n + p.rules.length, 0),
+    })),
+    warnings: [...resolved.warnings],
+  };
+}
+
 /** `~/.gemini/extensions` for the agent's home (`GEMINI_CLI_HOME` or the OS home). */
 export function userExtensionsDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(geminiHome(env), '.gemini', 'extensions');

@@ -18,6 +18,7 @@ import type { SubagentsFeature } from '../subagents/subagents-feature.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
 import { createWorkspace, type Workspace } from '../workspace/workspace.js';
 import { createAgentFeatures } from './agent-features.js';
+import type { AgentExtensions } from './agent-extensions.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentPersistence, validateApprovalTtl } from './agent-persistence.js';
 import { chatGenerationConfig, type ChatGenerationConfig } from '../model/generation-defaults.js';
@@ -72,6 +73,8 @@ export interface AgentServices {
   hooks: HooksFeature;
   /** Subagents: the `subagents` option's and the agent files' (`invoke_agent`, `agent.subagents()`). */
   subagents: SubagentsFeature;
+  /** The extensions (listed by `agent.extensions()`). */
+  extensions: AgentExtensions;
   /** Where sessions are stored (`sessionStore` / `persist` options; default gemini-cli's JSONL files). */
   persistence: StoreSessionPersistence;
   /** Paused approvals older than this (ms) are denied when resolved (`approvalTtlMs`). */
@@ -146,6 +149,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     mcp,
     hooks,
     subagents,
+    extensions,
     persistence: createAgentPersistence(options, logger),
     approvalTtlMs: validateApprovalTtl(options.approvalTtlMs),
     openSessions: new OpenSessions(),

@@ -1,3 +1,4 @@
+import { extensionListing, type ExtensionListing } from './agent-extensions.js';
 import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -151,6 +152,16 @@ export class GeminiCliAgent implements AgentHandle {
    */
   async subagents(signal?: AbortSignal): Promise<SubagentListing> {
     return this.getServices().subagents.list(signal);
+  }
+
+  /**
+   * The agent's extensions (the `extensions` option and the installed ones), active or not, and the problems found
+   * loading them (the skipped folders with gemini-cli's texts).
+   *
+   * @throws SettingsFileError for a malformed settings or trusted-folders file.
+   */
+  extensions(): ExtensionListing {
+    return extensionListing(this.getServices().extensions.resolved);
   }
 
   /**

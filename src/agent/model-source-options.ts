@@ -38,3 +38,9 @@ export const EXTENSION_OPTION_SCHEMAS = {
     })
     .optional(),
 };
+
+/** Both lists, as the agent's option schema spreads them. */
+export const MODEL_SOURCE_AND_EXTENSION_OPTION_SCHEMAS = {
+  ...MODEL_SOURCE_OPTION_SCHEMAS,
+  ...EXTENSION_OPTION_SCHEMAS,
+};

@@ -13,19 +13,17 @@ import { validateFeatures } from './agent-features.js';
 import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, valueAt, type OptionIssue } from './option-issues.js';
-import { EXTENSION_OPTION_SCHEMAS, MODEL_SOURCE_OPTION_SCHEMAS } from './model-source-options.js';
+import { MODEL_SOURCE_AND_EXTENSION_OPTION_SCHEMAS } from './model-source-options.js';
 import { ContextOptionsSchema } from './context-options.js';
 import { BudgetSchema, PricesSchema } from '../context/budget.js';
 
 /** Function names Gemini accepts in `functionDeclarations` (the `tool()` rule). */
 const GEMINI_FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
-
 /** An error map that words only type errors (`expected …`); other issues keep zod's message. */
 const typeError =
   (what: string) =>
   (issue: { code?: string }): string | undefined =>
     issue.code === 'invalid_type' ? `expected ${what}` : undefined;
-
 const fn = (what = 'a function') =>
   z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', {
     error: `expected ${what}`,
@@ -184,8 +182,7 @@ export const OPTION_SCHEMAS = {
   debug: bool().optional(),
   recordResponses: nonEmptyStr('a file path').optional(),
   fakeResponses: nonEmptyStr('a file path').optional(),
-  ...MODEL_SOURCE_OPTION_SCHEMAS,
-  ...EXTENSION_OPTION_SCHEMAS,
+  ...MODEL_SOURCE_AND_EXTENSION_OPTION_SCHEMAS,
   apiKey: nonEmptyStr().optional(),
   baseUrl: str()
     .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), { error: 'expected an http(s) URL' })

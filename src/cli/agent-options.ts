@@ -40,6 +40,7 @@ export function agentOptionsFrom(
   if (options.skills.length > 0) {
     agentOptions.skills = options.skills.map((dir) => skillDir(resolve(cwd, dir)));
   }
+  if (options.extensions !== undefined) agentOptions.enabledExtensions = options.extensions;
   if (options.approvalMode !== undefined) agentOptions.policy = { mode: options.approvalMode };
   if (options.maxTurns !== undefined) agentOptions.limits = { maxTurns: options.maxTurns };
   if (options.debug) agentOptions.logger = createStderrLogger('[gemini-agent]');

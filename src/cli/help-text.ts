@@ -27,6 +27,9 @@ Tools and permissions:
       --skip-trust                 Trust the working folder for this run (its settings, skills, GEMINI.md).
       --include-directories <dir>  Extra workspace directories (repeatable, or comma-separated).
       --skills <dir>               A skill directory (with SKILL.md) or a folder of skills (repeatable).
+  -e, --extensions <name>          Only these installed extensions run (repeatable, or comma-separated);
+                                   -e none runs none. Default: all that are enabled here.
+  -l, --list-extensions            List the installed extensions and exit.
 
 Sessions (stored as gemini-cli sessions under $GEMINI_CLI_HOME or ~/.gemini):
   -r, --resume [latest|N|id]       Continue a session of this project (no value: the latest).
@@ -46,6 +49,10 @@ Testing:
 
 MCP servers (mcpServers in settings.json, as gemini mcp):
   gemini-agent mcp list | add <name> <commandOrUrl> [args...] | remove <name>   (see gemini-agent mcp --help)
+
+Extensions (~/.gemini/extensions, as gemini extensions):
+  gemini-agent extensions list | install <path|git-url> | link <path> | uninstall <name> | enable | disable
+                          | new <path> [template] | validate <path>   (see gemini-agent extensions --help)
 
 Hooks (the settings files' command hooks run on every prompt, as in gemini):
   gemini-agent hooks list [-o json] | hooks enable|disable <name> | hooks migrate --from-claude

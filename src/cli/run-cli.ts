@@ -11,6 +11,7 @@ import { StreamJsonWriter } from './output/stream-json-writer.js';
 import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
 import { mcpCommand } from './mcp-command.js';
 import { hooksCommand } from './hooks-command.js';
+import { extensionsCommand } from './extensions-command.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
@@ -40,6 +41,8 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
   try {
     if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'mcp') return await mcpCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'extensions' || io.argv[0] === 'extension')
+      return await extensionsCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'hooks' || io.argv[0] === 'hook')
       return await hooksCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
@@ -60,15 +63,9 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
         '-i/--prompt-interactive is not available yet: use -p for one prompt.',
       );
     }
-    if (options.listExtensions || options.extensions !== undefined) {
-      // Hook point for gemini-cli extensions (issue #22): -e maps to the agent's extension selection, -l lists.
-      throw new CliUsageError(
-        '-e/--extensions and -l/--list-extensions need gemini-cli extension support, which this build of ' +
-          'gemini-agent does not have yet. Drop the flag.',
-      );
-    }
     const agentOptions = agentOptionsFrom(options, io.cwd, io.env ?? {});
-    const listing = options.listSessions || options.deleteSession !== undefined;
+    const listing =
+      options.listSessions || options.listExtensions || options.deleteSession !== undefined;
     const telemetry = listing
       ? undefined
       : await startCliTelemetry(agentOptions, io, options.sessionId);
@@ -94,6 +91,10 @@ async function runAgent(
   rawIo: CliIo,
 ): Promise<ExitCode> {
   if (options.acp) return await runAcp(agent, options, io);
+  if (options.listExtensions) {
+    listExtensions(agent, io);
+    return ExitCode.Success;
+  }
   if (options.listSessions) {
     await listSessionsCommand(agent, io);
     return ExitCode.Success;
@@ -127,6 +128,13 @@ async function runAgent(
  * answer — `{"error": {type, message, code}}` for `json`, a `result` line with `status: "error"` (gemini-cli's
  * stream-json error shape) for `stream-json`.
  */
+/** gemini's `-l`: the extensions the agent loaded (active or not), one per line. */
+function listExtensions(agent: GeminiCliAgent, io: CliIo): void {
+  const { extensions, warnings } = agent.extensions();
+  for (const warning of warnings) io.stderr(`Warning: ${warning}\n`);
+  io.stdout(`Installed extensions:\n${extensions.map((e) => `- ${e.name}\n`).join('')}`);
+}
+
 function reportFatal(io: CliIo, format: OutputFormat, error: unknown, code: ExitCode): void {
   const info = errorInfo(error, code);
   io.stderr(`Error: ${info.message}\n`);

@@ -24,6 +24,11 @@ export {
   startTelemetry,
   startSessionViewer,
   FileSessionStore,
+  ExtensionManager,
+  createExtensionFolder,
+  validateExtensionFolder,
+  EXTENSION_TEMPLATES,
+  EXTENSION_INSTALL_WARNING,
 } from '../index.js';
 export { createContentGenerator } from '../model/index.js';
 export type {
@@ -40,4 +45,5 @@ export type {
   Settings,
   TelemetryExport,
   ToolCallResponseInfo,
+  ExtensionInfo,
 } from '../index.js';

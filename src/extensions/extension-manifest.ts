@@ -147,7 +147,8 @@ export function manifestContextFiles(
   return files;
 }
 
-function contextFileProblem(name: unknown, root: string): string | undefined {
+/** Why a `contextFileName` entry is refused (gemini-cli 0.61's texts), or undefined when it is fine. */
+export function contextFileProblem(name: unknown, root: string): string | undefined {
   if (typeof name !== 'string' || name.trim() === '') return 'expected a non-empty string.';
   if (name.includes('\0')) return 'null bytes are not allowed.';
   if (isAbsolute(name) || win32.isAbsolute(name)) return 'Absolute paths are not allowed.';

@@ -1,0 +1,388 @@
+import { parseArgs } from 'node:util';
+import { CliUsageError } from './cli-errors.js';
+import type { CliIo } from './cli-io.js';
+import { ExitCode } from './exit-codes.js';
+import type { StdinLike } from './read-stdin.js';
+import {
+  EXTENSION_TEMPLATES,
+  EXTENSION_INSTALL_WARNING,
+  ExtensionManager,
+  createExtensionFolder,
+  loadSettings,
+  validateExtensionFolder,
+  type ExtensionInfo,
+} from './sdk.js';
+
+/** The `gemini-agent extensions --help` text. */
+export const EXTENSIONS_HELP_TEXT = `Usage: gemini-agent extensions <command>
+
+Manage gemini-cli extensions in ~/.gemini/extensions (the same folders and files as gemini extensions).
+
+Commands:
+  list [-o text|json]                       List the installed extensions and where they are enabled.
+  install <source> [--ref <ref>] [--consent]
+                                            Install from a local folder or a git URL (cloned with git).
+  link <path> [--consent]                   Link a local folder: edits to it are live.
+  uninstall <name|source>... | --all        Uninstall extensions.
+  enable [--scope user|workspace] <name>    Enable an extension (default: everywhere under your home folder).
+  disable [--scope user|workspace] <name>   Disable an extension (default scope: user).
+  new <path> [template]                     Create an extension folder (templates: ${EXTENSION_TEMPLATES.join(', ')}).
+  validate <path>                           Check an extension folder.
+
+Options of install and link:
+      --consent       Accept the security notice without being asked (non-interactive use).
+      --ref <ref>     The git branch, tag or commit to install (git sources).
+      --auto-update   Record that the extension should be updated automatically.
+      --pre-release   Record that pre-releases may be installed.
+`;
+
+/** Reads stdin line by line across several questions (lines that arrive early wait for the next question). */
+class LineReader {
+  private buffer = '';
+  private ended = false;
+  private waiting: ((line: string | undefined) => void) | undefined;
+  private started = false;
+
+  constructor(private readonly stdin: StdinLike) {}
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.stdin.setEncoding('utf8');
+    this.stdin.on('data', (chunk) => {
+      this.buffer += chunk;
+      this.flush();
+    });
+    const end = () => {
+      this.ended = true;
+      this.flush();
+    };
+    this.stdin.on('end', end);
+    this.stdin.on('close', end);
+    this.stdin.on('error', end);
+  }
+
+  private flush(): void {
+    if (this.waiting === undefined) return;
+    const newline = this.buffer.indexOf('\n');
+    let line: string | undefined;
+    if (newline >= 0) {
+      line = this.buffer.slice(0, newline);
+      this.buffer = this.buffer.slice(newline + 1);
+    } else if (this.ended) {
+      line = this.buffer === '' ? undefined : this.buffer;
+      this.buffer = '';
+    } else return;
+    const resolve = this.waiting;
+    this.waiting = undefined;
+    resolve(line);
+  }
+
+  /** The next line, or undefined at the end of input. */
+  next(): Promise<string | undefined> {
+    this.start();
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.flush();
+    });
+  }
+
+  /** Stops reading (so a pipe left open does not keep the process alive). */
+  close(): void {
+    if (!this.started) return;
+    this.stdin.removeAllListeners();
+    this.stdin.pause();
+  }
+}
+
+/**
+ * gemini-cli's question: the text, then `Do you want to continue? [Y/n]: `; an empty answer is yes. With no input at
+ * all (closed stdin) the answer is no, and the error says to pass --consent.
+ */
+function askConsent(io: CliIo, lines: LineReader): (text: string) => Promise<boolean> {
+  return async (text) => {
+    io.stderr(`${text}\n`);
+    io.stderr('Do you want to continue? [Y/n]: ');
+    const answer = await lines.next();
+    if (answer === undefined) {
+      io.stderr('\nNo answer on stdin; pass --consent to accept non-interactively.\n');
+      return false;
+    }
+    const trimmed = answer.trim().toLowerCase();
+    return trimmed === '' || trimmed === 'y' || trimmed === 'yes';
+  };
+}
+
+function manager(io: CliIo): ExtensionManager {
+  const env = { ...(io.env ?? {}) } as NodeJS.ProcessEnv;
+  return new ExtensionManager({ cwd: io.cwd, settings: loadSettings({ cwd: io.cwd, env }), env });
+}
+
+/** gemini-cli's `extensions list` entry. */
+export function extensionListEntry(ext: ExtensionInfo): string {
+  const lines = [
+    `${ext.enabledWorkspace ? '✓' : '✗'} ${ext.name} (${ext.version})`,
+    ` ID: ${ext.id}`,
+  ];
+  lines.push(` Path: ${ext.path}`);
+  const meta = ext.installMetadata;
+  if (meta) {
+    lines.push(` Source: ${meta.source} (Type: ${meta.type})`);
+    if (meta.ref) lines.push(` Ref: ${meta.ref}`);
+    if (meta.releaseTag) lines.push(` Release tag: ${meta.releaseTag}`);
+  }
+  lines.push(
+    ` Enabled (User): ${ext.enabledUser}`,
+    ` Enabled (Workspace): ${ext.enabledWorkspace}`,
+  );
+  const section = (title: string, items: string[]) => {
+    if (items.length > 0) lines.push(` ${title}:`, ...items.map((i) => `  ${i}`));
+  };
+  section('Context files', ext.contextFiles);
+  section('MCP servers', ext.mcpServers);
+  section('Excluded tools', ext.excludeTools);
+  section(
+    'Agent skills',
+    ext.skills.map((s) => `${s.name}: ${s.description}`),
+  );
+  section('Agents', ext.agents);
+  section(
+    'Settings',
+    ext.settings.map((s) => {
+      const value = s.value === undefined ? '[not set]' : s.sensitive ? '***' : s.value;
+      const scope = s.scope
+        ? ` (${s.scope === 'workspace' ? 'Workspace' : 'User'}${s.source ? ` - ${s.source}` : ''})`
+        : '';
+      return `${s.name}: ${value}${scope}`;
+    }),
+  );
+  return lines.join('\n');
+}
+
+function parse(
+  args: readonly string[],
+  options: NonNullable<Parameters<typeof parseArgs>[0]>['options'],
+) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: options ?? {},
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new CliUsageError(
+      `${(error as Error).message}\nRun \`gemini-agent extensions --help\` for usage.`,
+    );
+  }
+}
+
+function scopeOf(value: unknown): 'user' | 'workspace' | undefined {
+  if (value === undefined) return undefined;
+  const scope = String(value).toLowerCase();
+  if (scope !== 'user' && scope !== 'workspace') {
+    throw new CliUsageError(`Invalid scope: ${String(value)}. Please use one of user, workspace.`);
+  }
+  return scope;
+}
+
+function one(positionals: string[], what: string): string {
+  if (positionals.length !== 1 || !positionals[0]) {
+    throw new CliUsageError(`Give one ${what}. Run \`gemini-agent extensions --help\` for usage.`);
+  }
+  return positionals[0];
+}
+
+/** Prints an operation's failure as gemini-cli does (the message on stderr) and returns exit code 1. */
+function failed(io: CliIo, error: unknown): ExitCode {
+  if (error instanceof CliUsageError) throw error;
+  io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+  return ExitCode.GeneralError;
+}
+
+async function add(io: CliIo, args: readonly string[], link: boolean): Promise<ExitCode> {
+  const { values, positionals } = parse(args, {
+    consent: { type: 'boolean' },
+    ...(link
+      ? {}
+      : {
+          ref: { type: 'string' },
+          'auto-update': { type: 'boolean' },
+          'pre-release': { type: 'boolean' },
+          'skip-settings': { type: 'boolean' },
+        }),
+  });
+  const source = one(positionals, link ? 'folder to link' : 'source (a folder or a git URL)');
+  const onSourceResolved = () => {
+    if (values['consent'] === true) {
+      io.stderr(`You have consented to the following:\n${EXTENSION_INSTALL_WARNING}\n`);
+    }
+  };
+  const lines = new LineReader(io.stdin);
+  const consent = values['consent'] === true ? () => true : askConsent(io, lines);
+  try {
+    const m = manager(io);
+    const ext = link
+      ? await m.link(source, { consent, onSourceResolved })
+      : await m.install(source, {
+          consent,
+          onSourceResolved,
+          ...(typeof values['ref'] === 'string' ? { ref: values['ref'] } : {}),
+          ...(values['auto-update'] === true ? { autoUpdate: true } : {}),
+          ...(values['pre-release'] === true ? { allowPreRelease: true } : {}),
+        });
+    io.stdout(
+      `Extension "${ext.name}" ${link ? 'linked' : 'installed'} successfully and enabled.\n`,
+    );
+    return ExitCode.Success;
+  } catch (error) {
+    return failed(io, error);
+  } finally {
+    lines.close();
+  }
+}
+
+async function list(io: CliIo, args: readonly string[]): Promise<ExitCode> {
+  const { values } = parse(args, { 'output-format': { type: 'string', short: 'o' } });
+  const format = values['output-format'] ?? 'text';
+  if (format !== 'text' && format !== 'json') {
+    throw new CliUsageError(`Invalid --output-format "${String(format)}": use text or json.`);
+  }
+  const m = manager(io);
+  for (const warning of m.loadInstalled().warnings) io.stderr(`Warning: ${warning}\n`);
+  const infos = await m.list();
+  if (format === 'json') io.stdout(`${JSON.stringify(infos, null, 2)}\n`);
+  else if (infos.length === 0) io.stdout('No extensions installed.\n');
+  else io.stdout(`${infos.map(extensionListEntry).join('\n\n')}\n`);
+  return ExitCode.Success;
+}
+
+async function uninstall(io: CliIo, args: readonly string[]): Promise<ExitCode> {
+  const { values, positionals } = parse(args, { all: { type: 'boolean' } });
+  const m = manager(io);
+  const names =
+    values['all'] === true ? (await m.list()).map((e) => e.name) : [...new Set(positionals)];
+  if (names.length === 0) {
+    if (values['all'] === true) {
+      io.stdout('No extensions currently installed.\n');
+      return ExitCode.Success;
+    }
+    throw new CliUsageError(
+      'Please include at least one extension name to uninstall as a positional argument, or use the --all flag.',
+    );
+  }
+  let code: ExitCode = ExitCode.Success;
+  for (const name of names) {
+    try {
+      await m.uninstall(name);
+      io.stdout(`Extension "${name}" successfully uninstalled.\n`);
+    } catch (error) {
+      io.stderr(`Failed to uninstall "${name}": ${(error as Error).message}\n`);
+      code = ExitCode.GeneralError;
+    }
+  }
+  return code;
+}
+
+function toggle(io: CliIo, args: readonly string[], enable: boolean): ExitCode {
+  const { values, positionals } = parse(args, { scope: { type: 'string' } });
+  const scope = scopeOf(values['scope']);
+  const name = one(positionals, 'extension name');
+  try {
+    const m = manager(io);
+    if (enable) m.enable(name, scope ?? 'user');
+    else m.disable(name, scope ?? 'user');
+  } catch (error) {
+    return failed(io, error);
+  }
+  const given = typeof values['scope'] === 'string' ? values['scope'] : undefined;
+  io.stdout(
+    enable
+      ? given === undefined
+        ? `Extension "${name}" successfully enabled in all scopes.\n`
+        : `Extension "${name}" successfully enabled for scope "${given}".\n`
+      : `Extension "${name}" successfully disabled for scope "${given ?? 'User'}".\n`,
+  );
+  return ExitCode.Success;
+}
+
+async function create(io: CliIo, args: readonly string[]): Promise<ExitCode> {
+  const { positionals } = parse(args, {});
+  const [path, template, extra] = positionals;
+  if (!path || extra !== undefined)
+    throw new CliUsageError('Usage: gemini-agent extensions new <path> [template]');
+  if (template !== undefined && !(EXTENSION_TEMPLATES as readonly string[]).includes(template)) {
+    throw new CliUsageError(
+      `Invalid template "${template}". Choices: ${EXTENSION_TEMPLATES.join(', ')}.`,
+    );
+  }
+  try {
+    await createExtensionFolder(path, template);
+  } catch (error) {
+    return failed(io, error);
+  }
+  io.stdout(
+    template === undefined
+      ? `Successfully created new extension at ${path}.\n`
+      : `Successfully created new extension from template "${template}" at ${path}.\n`,
+  );
+  io.stdout(`You can install this using "gemini-agent extensions link ${path}" to test it out.\n`);
+  return ExitCode.Success;
+}
+
+function validate(io: CliIo, args: readonly string[]): ExitCode {
+  const path = one(parse(args, {}).positionals, 'extension folder');
+  const result = validateExtensionFolder(path, io.cwd);
+  if (result.warnings.length > 0) {
+    io.stderr(`Validation warnings:\n${result.warnings.map((w) => `  - ${w}\n`).join('')}`);
+  }
+  if (result.name === undefined) {
+    io.stderr(`${result.errors.join('\n')}\n`);
+    return ExitCode.GeneralError;
+  }
+  if (result.errors.length > 0) {
+    io.stderr(
+      `Validation failed with the following errors:\n${result.errors.map((e) => `  - ${e}\n`).join('')}Extension validation failed.\n`,
+    );
+    return ExitCode.GeneralError;
+  }
+  io.stdout(`Extension ${path} has been successfully validated.\n`);
+  return ExitCode.Success;
+}
+
+/**
+ * `gemini-agent extensions list | install | link | uninstall | enable | disable | new | validate`, as gemini's
+ * `extensions` commands: the same folders and files, texts and exit codes (1 when an operation fails, 42 for a bad
+ * command line).
+ */
+export async function extensionsCommand(io: CliIo, args: readonly string[]): Promise<ExitCode> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      io.stdout(EXTENSIONS_HELP_TEXT);
+      return command === undefined ? ExitCode.InputError : ExitCode.Success;
+    case 'list':
+      return list(io, rest);
+    case 'install':
+      return add(io, rest, false);
+    case 'link':
+      return add(io, rest, true);
+    case 'uninstall':
+      return uninstall(io, rest);
+    case 'enable':
+      return toggle(io, rest, true);
+    case 'disable':
+      return toggle(io, rest, false);
+    case 'new':
+      return create(io, rest);
+    case 'validate':
+      return validate(io, rest);
+    default:
+      throw new CliUsageError(
+        `Unknown extensions command "${command}". Run \`gemini-agent extensions --help\` for the commands.`,
+      );
+  }
+}

@@ -1,0 +1,329 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { LoadedSettings } from '../settings/load-settings.js';
+import { geminiHome, trustedFoldersPath } from '../settings/settings-paths.js';
+import { loadSkillsFromDir } from '../skills/skill-loader.js';
+import { extensionConsentText } from './extension-consent.js';
+import { ExtensionEnablement } from './extension-enablement.js';
+import {
+  cloneDir,
+  cloneFromGit,
+  copyExtension,
+  extensionId,
+  inferInstallMetadata,
+  trustFolder,
+  writeInstallMetadata,
+} from './extension-install.js';
+import {
+  ExtensionError,
+  readExtensionManifest,
+  type InstallMetadata,
+} from './extension-manifest.js';
+import { resolveExtensions } from './extension-set.js';
+import type { ResolvedExtension } from './resolved-extension.js';
+
+/** One installed extension, as `gemini extensions list` shows it. */
+export interface ExtensionInfo {
+  name: string;
+  version: string;
+  description: string | undefined;
+  /** gemini-cli's id: sha256 of the install source (a GitHub repository's https URL), else of the name. */
+  id: string;
+  /** The folder its files are read from (for a link, the linked folder). */
+  path: string;
+  /** The folder in `~/.gemini/extensions`. */
+  installDir: string;
+  /** `.gemini-extension-install.json`, if any. */
+  installMetadata: InstallMetadata | undefined;
+  /** Enabled for the home folder (user scope) and for the working folder (workspace scope). */
+  enabledUser: boolean;
+  enabledWorkspace: boolean;
+  contextFiles: string[];
+  mcpServers: string[];
+  excludeTools: string[];
+  skills: Array<{ name: string; description: string; location: string }>;
+  /** Command hooks in `hooks/hooks.json`. */
+  hooks: number;
+  /** Policy rules kept from `policies/*.toml`. */
+  policyRules: number;
+  /** The `agents/*.md` files. */
+  agents: string[];
+  settings: Array<{
+    name: string;
+    envVar: string;
+    sensitive: boolean;
+    value: string | undefined;
+    scope: 'user' | 'workspace' | undefined;
+    source: string | undefined;
+  }>;
+}
+
+/** Options of {@link ExtensionManager}. */
+export interface ExtensionManagerOptions {
+  /** The working folder (workspace scope, `${workspacePath}`). */
+  cwd: string;
+  /** The settings (`loadSettings({ cwd })`): trust, `security.allowedExtensions`, `hooksConfig`, … */
+  settings: LoadedSettings;
+  /** Environment for `GEMINI_CLI_HOME` and `$VAR` references (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** How an install asks the user. */
+export interface InstallOptions {
+  /**
+   * Asked with gemini-cli's consent text (and, in an untrusted folder, whether to trust it); resolve `true` to go
+   * on. Without it the install is refused, as a "no" would.
+   */
+  consent?: (text: string) => boolean | Promise<boolean>;
+  /** A git ref (branch, tag, commit) to install (git sources only). */
+  ref?: string;
+  autoUpdate?: boolean;
+  allowPreRelease?: boolean;
+  /** Called once the source is found (before it is fetched and checked), with its resolved location. */
+  onSourceResolved?: (source: string) => void;
+}
+
+/** Where an enable/disable rule applies: the home folder and below (`user`), or the working folder (`workspace`). */
+export type ExtensionScope = 'user' | 'workspace';
+
+/**
+ * Installs, links, lists, enables, disables and uninstalls gemini-cli extensions in `~/.gemini/extensions`, with
+ * gemini-cli 0.61's files (`.gemini-extension-install.json`, `extension-enablement.json`), checks and texts. The
+ * `gemini-agent extensions` commands are built on it.
+ */
+export class ExtensionManager {
+  /** `~/.gemini/extensions`. */
+  readonly extensionsDir: string;
+  private readonly home: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(private readonly options: ExtensionManagerOptions) {
+    this.env = options.env ?? process.env;
+    this.home = geminiHome(this.env);
+    this.extensionsDir = join(this.home, '.gemini', 'extensions');
+  }
+
+  private get enablement(): ExtensionEnablement {
+    return new ExtensionEnablement(this.extensionsDir);
+  }
+
+  /** The installed extensions that load, and the warnings about those that do not. */
+  loadInstalled(): { extensions: ResolvedExtension[]; warnings: readonly string[] } {
+    const merged = this.options.settings.merged;
+    const result = resolveExtensions({
+      references: [],
+      discover: true,
+      extensionsDir: this.extensionsDir,
+      adminDisabled: merged.admin?.extensions?.enabled === false,
+      workspaceDir: this.options.cwd,
+      trusted: this.options.settings.trust.trusted,
+      hooksEnabled: merged.hooksConfig?.enabled !== false,
+      settingsEnabled:
+        (merged.experimental as Record<string, unknown> | undefined)?.['extensionConfig'] !== false,
+      env: this.env,
+      home: this.home,
+    });
+    return { extensions: result.all.map((s) => s.extension), warnings: result.warnings };
+  }
+
+  /** Every installed extension that loads, with its enablement, in folder order. */
+  async list(): Promise<ExtensionInfo[]> {
+    const infos: ExtensionInfo[] = [];
+    for (const ext of this.loadInstalled().extensions) infos.push(await this.info(ext));
+    return infos;
+  }
+
+  private async info(ext: ResolvedExtension): Promise<ExtensionInfo> {
+    const skills = ext.path ? await loadSkillsFromDir(join(ext.path, 'skills')) : [];
+    const hydrate = ext.skills?.hydrate ?? ((t: string) => t);
+    const agents = ext.agentsDir
+      ? readdirSync(ext.agentsDir)
+          .filter((f) => f.endsWith('.md'))
+          .sort()
+      : [];
+    return {
+      name: ext.name,
+      version: ext.version,
+      description: ext.description,
+      id: extensionId(ext.name, ext.installMetadata),
+      path: ext.path ?? '',
+      installDir: ext.installDir ?? '',
+      installMetadata: ext.installMetadata,
+      enabledUser: this.enablement.isEnabled(ext.name, this.home),
+      enabledWorkspace: this.enablement.isEnabled(ext.name, this.options.cwd),
+      contextFiles: [...ext.contextFiles],
+      mcpServers: Object.keys(ext.mcpServers),
+      excludeTools: [...ext.excludeTools],
+      skills: skills.map((s) => ({
+        name: hydrate(s.name),
+        description: hydrate(s.description),
+        location: hydrate(s.location),
+      })),
+      hooks: ext.commandHooks.length,
+      policyRules: ext.policy.reduce((n, p) => n + p.rules.length, 0),
+      agents,
+      settings: ext.resolvedSettings.map((s) => ({ ...s })),
+    };
+  }
+
+  /** The installed extension named `name` (exact), or the error gemini-cli gives. */
+  private find(name: string): ResolvedExtension {
+    const found = this.loadInstalled().extensions.find((e) => e.name === name);
+    if (!found) throw new ExtensionError(`Extension with name ${name} does not exist.`);
+    return found;
+  }
+
+  private checkAllowed(metadata: InstallMetadata): void {
+    const security = this.options.settings.merged.security as Record<string, unknown> | undefined;
+    const allowed = security?.['allowedExtensions'];
+    if (Array.isArray(allowed) && allowed.length > 0) {
+      const ok = allowed.some((pattern) => {
+        try {
+          return new RegExp(String(pattern)).test(metadata.source);
+        } catch (error) {
+          throw new ExtensionError(
+            `Invalid regex pattern in allowedExtensions setting: "${String(pattern)}. Error: ${(error as Error).message}`,
+          );
+        }
+      });
+      if (!ok) {
+        throw new ExtensionError(
+          `Installing extension from source "${metadata.source}" is not allowed by the "allowedExtensions" security setting.`,
+        );
+      }
+    } else if (metadata.type === 'git' && security?.['blockGitExtensions'] === true) {
+      throw new ExtensionError(
+        'Installing extensions from remote sources is disallowed by your current settings.',
+      );
+    }
+  }
+
+  /**
+   * Installs an extension from a local folder or a git URL (cloned with the system `git`): checks it, asks for
+   * consent with gemini-cli's text, copies it to `~/.gemini/extensions/<name>`, records the source and enables it
+   * for the user. Returns what `list()` shows of it.
+   *
+   * @throws ExtensionError `Install source not found.`, `Extension "<n>" is already installed. Please uninstall it
+   *   first.`, `Installation cancelled for "<n>".`, a manifest error, a clone error.
+   */
+  install(source: string, options: InstallOptions = {}): Promise<ExtensionInfo> {
+    return this.add(source, options, false);
+  }
+
+  /** Links a local folder: only the metadata is written, so edits to the folder are live. */
+  link(
+    path: string,
+    options: Pick<InstallOptions, 'consent' | 'onSourceResolved'> = {},
+  ): Promise<ExtensionInfo> {
+    return this.add(path, options, true);
+  }
+
+  private async add(
+    source: string,
+    options: InstallOptions,
+    link: boolean,
+  ): Promise<ExtensionInfo> {
+    const consent = options.consent ?? (() => false);
+    const metadata = link
+      ? { ...(await inferInstallMetadata(source, this.options.cwd)), type: 'link' as const }
+      : await inferInstallMetadata(source, this.options.cwd, options);
+    if (link && metadata.source.includes('://')) {
+      throw new ExtensionError('Only a local folder can be linked.');
+    }
+    options.onSourceResolved?.(metadata.source);
+    this.checkAllowed(metadata);
+    if (!this.options.settings.trust.trusted) {
+      const ok = await consent(
+        `The current workspace at "${this.options.cwd}" is not trusted. Do you want to trust this workspace to install extensions?`,
+      );
+      if (!ok) {
+        throw new ExtensionError(
+          `Could not install extension because the current workspace at ${this.options.cwd} is not trusted.`,
+        );
+      }
+      await trustFolder(trustedFoldersPath(this.home, this.env), this.options.cwd);
+    }
+    await mkdir(this.extensionsDir, { recursive: true });
+    let temp: string | undefined;
+    try {
+      let from = metadata.source;
+      if (metadata.type === 'git') {
+        temp = await cloneDir();
+        await cloneFromGit(metadata, temp);
+        from = temp;
+      }
+      const manifest = readExtensionManifest(from, this.options.cwd);
+      if (this.loadInstalled().extensions.some((e) => e.name === manifest.name)) {
+        throw new ExtensionError(
+          `Extension "${manifest.name}" is already installed. Please uninstall it first.`,
+        );
+      }
+      const skills = await loadSkillsFromDir(join(from, 'skills'));
+      const text = await extensionConsentText(
+        manifest,
+        existsSync(join(from, 'hooks', 'hooks.json')),
+        skills,
+      );
+      if (!(await consent(text))) {
+        throw new ExtensionError(`Installation cancelled for "${manifest.name}".`);
+      }
+      const destination = join(this.extensionsDir, manifest.name);
+      if (existsSync(destination)) {
+        throw new ExtensionError(
+          `Cannot install extension "${manifest.name}" because a directory with that name already exists. Please remove it manually.`,
+        );
+      }
+      try {
+        if (!link) await copyExtension(from, destination);
+        await writeInstallMetadata(destination, metadata);
+        this.enablement.enable(manifest.name, this.home);
+      } catch (error) {
+        await rm(destination, { recursive: true, force: true });
+        throw error;
+      }
+      const installed = this.loadInstalled().extensions.find((e) => e.name === manifest.name);
+      if (!installed)
+        throw new ExtensionError(`Extension "${manifest.name}" was installed but does not load.`);
+      return await this.info(installed);
+    } finally {
+      if (temp) await rm(temp, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * Uninstalls by name or by install source (case-insensitive): removes its folder in `~/.gemini/extensions` (a
+   * linked folder itself stays) and its enablement rules. Returns its name.
+   *
+   * @throws ExtensionError `Extension not found.`
+   */
+  async uninstall(nameOrSource: string): Promise<string> {
+    const key = nameOrSource.toLowerCase();
+    const ext = this.loadInstalled().extensions.find(
+      (e) => e.name.toLowerCase() === key || e.installMetadata?.source.toLowerCase() === key,
+    );
+    if (!ext) throw new ExtensionError('Extension not found.');
+    const dir = join(
+      this.extensionsDir,
+      ext.installMetadata?.type === 'link' ? ext.name : basename(ext.installDir ?? ext.name),
+    );
+    await rm(dir, { recursive: true, force: true });
+    this.enablement.remove(ext.name);
+    return ext.name;
+  }
+
+  /**
+   * Enables an installed extension for the user (the home folder and below) or the workspace (the working folder
+   * and below). @throws ExtensionError `Extension with name <n> does not exist.`
+   */
+  enable(name: string, scope: ExtensionScope = 'user'): void {
+    this.find(name);
+    this.enablement.enable(name, scope === 'workspace' ? this.options.cwd : this.home);
+  }
+
+  /** Disables an installed extension for the user or the workspace (see {@link ExtensionManager.enable}). */
+  disable(name: string, scope: ExtensionScope = 'user'): void {
+    this.find(name);
+    this.enablement.disable(name, scope === 'workspace' ? this.options.cwd : this.home);
+  }
+}
