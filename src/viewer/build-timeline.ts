@@ -208,7 +208,12 @@ export async function buildTimeline(
     return created;
   };
   for (const message of session.messages) {
-    const list = parts(message.content);
+    // A model message this SDK wrote keeps its exact parts (function calls included) in sdkParts (format 2);
+    // its content is only the visible text, as gemini-cli writes it.
+    const list =
+      message.type === 'gemini' && message.sdkParts !== undefined
+        ? parts(message.sdkParts as MessageRecord['content'])
+        : parts(message.content);
     if (message.type === 'user') {
       const responses = list.filter((p) => isObject(p['functionResponse']));
       if (responses.length > 0) {
