@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
 import { createPolicyEngine, parsePolicyToml } from 'gemini-agent-sdk/policy';
-import { parseSkillMarkdown } from '../../dist/skills/skill-frontmatter.js';
-import { readSettingsFile } from '../../dist/settings/settings-file.js';
+// Internal parsers: dist/ is bundled per public entry point, so they are loaded from the sources (run with tsx).
+import { parseSkillMarkdown } from '../../src/skills/skill-frontmatter.ts';
+import { readSettingsFile } from '../../src/settings/settings-file.ts';
 
 const [repsArg, dir] = process.argv.slice(2);
 const reps = Number(repsArg);

@@ -65,9 +65,13 @@ async function resumeMs(persistence, cwd, sid) {
 
 /** @param {{ runs: (n: number) => number, log: (s: string) => void }} ctx */
 export async function run(ctx) {
-  if (!distHas('index.js', 'postgres/index.js'))
+  if (!distHas('index.js', 'sessions/index.js', 'postgres/index.js'))
     return { skipped: 'the PostgreSQL store (dist/postgres/index.js) is not built' };
-  const sdk = await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href);
+  // createStorePersistence is exported by the ./sessions subpath (the root exports were trimmed).
+  const sdk = {
+    ...(await import(pathToFileURL(join(ROOT, 'dist', 'index.js')).href)),
+    ...(await import(pathToFileURL(join(ROOT, 'dist', 'sessions', 'index.js')).href)),
+  };
   const { PostgresSessionStore } = await import(
     pathToFileURL(join(ROOT, 'dist', 'postgres', 'index.js')).href
   );
