@@ -68,6 +68,8 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = Object.freez
     outputPerMillion: 0.4,
     cachedInputPerMillion: 0.025,
   },
+  'gemini-2.0-flash': { inputPerMillion: 0.1, outputPerMillion: 0.4, cachedInputPerMillion: 0.025 },
+  'gemini-2.0-flash-lite': { inputPerMillion: 0.075, outputPerMillion: 0.3 },
 });
 
 const limit = z.number().gt(0).refine(Number.isFinite);

@@ -1,3 +1,5 @@
+import { DEFAULT_PRICES, callCost } from '../context/budget.js';
+
 /** USD per million tokens: input, output (thinking included), cached input. */
 export interface ModelPrice {
   readonly input: number;
@@ -6,34 +8,47 @@ export interface ModelPrice {
 }
 
 /**
- * Gemini API list prices (paid tier, prompts up to 200k tokens) by model id prefix, longest prefix first. The
- * viewer's costs are estimates from these: the bill is what Google says it is.
+ * The key of the shipped price table (`DEFAULT_PRICES`, the one budgets count with) for a model id: the id itself,
+ * else the longest key it starts with (`gemini-2.5-flash-001` → `gemini-2.5-flash`). A `gemini:` prefix and a
+ * `models/` path are ignored.
  */
-export const MODEL_PRICES: ReadonlyArray<readonly [prefix: string, price: ModelPrice]> = [
-  ['gemini-3-pro', { input: 2, output: 12, cached: 0.2 }],
-  ['gemini-3-flash', { input: 0.5, output: 3, cached: 0.05 }],
-  ['gemini-2.5-flash-lite', { input: 0.1, output: 0.4, cached: 0.01 }],
-  ['gemini-2.5-flash', { input: 0.3, output: 2.5, cached: 0.03 }],
-  ['gemini-2.5-pro', { input: 1.25, output: 10, cached: 0.125 }],
-  ['gemini-2.0-flash-lite', { input: 0.075, output: 0.3, cached: 0.01875 }],
-  ['gemini-2.0-flash', { input: 0.1, output: 0.4, cached: 0.025 }],
-];
-
-/** The price of a model id (a `gemini:` prefix and a `models/` path are ignored), or undefined when unknown. */
-export function priceOf(model: string | undefined): ModelPrice | undefined {
+function priceKey(model: string | undefined): string | undefined {
   if (model === undefined) return undefined;
   const id = model.replace(/^gemini:/, '').replace(/^models\//, '');
-  return MODEL_PRICES.find(([prefix]) => id.startsWith(prefix))?.[1];
+  if (DEFAULT_PRICES[id] !== undefined) return id;
+  let best: string | undefined;
+  for (const key of Object.keys(DEFAULT_PRICES))
+    if (id.startsWith(key) && key.length > (best?.length ?? 0)) best = key;
+  return best;
 }
 
-/** Estimated USD of one model call, or undefined when the model's price is unknown. */
+/** The price of a model id, or undefined when unknown. The viewer's costs are estimates: the bill is Google's. */
+export function priceOf(model: string | undefined): ModelPrice | undefined {
+  const key = priceKey(model);
+  const price = key === undefined ? undefined : DEFAULT_PRICES[key];
+  if (price === undefined) return undefined;
+  return {
+    input: price.inputPerMillion,
+    output: price.outputPerMillion,
+    cached: price.cachedInputPerMillion ?? price.inputPerMillion,
+  };
+}
+
+/** Estimated USD of one model call (the budgets' `callCost`), or undefined when the model's price is unknown. */
 export function estimateCost(
   model: string | undefined,
   tokens: { input: number; output: number; cached: number; thoughts?: number | undefined },
 ): number | undefined {
-  const price = priceOf(model);
+  const key = priceKey(model);
+  const price = key === undefined ? undefined : DEFAULT_PRICES[key];
   if (price === undefined) return undefined;
-  const uncached = Math.max(0, tokens.input - tokens.cached);
-  const output = tokens.output + (tokens.thoughts ?? 0);
-  return (uncached * price.input + tokens.cached * price.cached + output * price.output) / 1e6;
+  return callCost(
+    {
+      promptTokenCount: tokens.input,
+      cachedContentTokenCount: tokens.cached,
+      candidatesTokenCount: tokens.output,
+      thoughtsTokenCount: tokens.thoughts ?? 0,
+    },
+    price,
+  );
 }

@@ -16,7 +16,7 @@ export interface TimelineModelCall {
   /** Time from the message before it (the prompt or the tool results) to this response, when both have times. */
   latencyMs: number | undefined;
   tokens: TimelineTokens | undefined;
-  /** Estimated USD (see `MODEL_PRICES`), when the model's price is known. */
+  /** Estimated USD (from `DEFAULT_PRICES`, as budgets count), when the model's price is known. */
   costUsd: number | undefined;
   text: string;
   thoughts: Array<{ subject: string; description: string }>;
