@@ -99,7 +99,7 @@ export type {
 
 export type { TokenUsage, ContextWindowUsage } from './core/usage.js';
 export type { ContextOptions } from './agent/context-options.js';
-export { DEFAULT_PRICES } from './context/budget.js';
+export { DEFAULT_PRICES, PRICES_DATE, callCost } from './context/budget.js';
 export type { Budget, BudgetSpent, ModelPrice } from './context/budget.js';
 export type { SessionBudget } from './agent/session-budget.js';
 export type { ApprovalOutcome } from './loop/loop-types.js';

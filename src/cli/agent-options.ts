@@ -43,6 +43,12 @@ export function agentOptionsFrom(
   if (options.extensions !== undefined) agentOptions.enabledExtensions = options.extensions;
   if (options.approvalMode !== undefined) agentOptions.policy = { mode: options.approvalMode };
   if (options.maxTurns !== undefined) agentOptions.limits = { maxTurns: options.maxTurns };
+  if (options.maxCostUsd !== undefined || options.maxTokens !== undefined) {
+    agentOptions.budget = {
+      ...(options.maxCostUsd === undefined ? {} : { maxCostUsd: options.maxCostUsd }),
+      ...(options.maxTokens === undefined ? {} : { maxTotalTokens: options.maxTokens }),
+    };
+  }
   if (options.debug) agentOptions.logger = createStderrLogger('[gemini-agent]');
   return agentOptions;
 }

@@ -1,4 +1,4 @@
-import { ConfigurationError, LimitExceededError } from './sdk.js';
+import { ConfigurationError, LimitExceededError, type BudgetExceededInfo } from './sdk.js';
 
 /** Bad input on an otherwise valid command line: no prompt, unreadable stdin, a duplicate session id. Exit code 42. */
 export class CliUsageError extends ConfigurationError {
@@ -51,6 +51,41 @@ export class ContextWindowError extends LimitExceededError {
         `(${remaining} tokens); it was not sent. Shorten it, or start a new session (session ${sessionId} is ` +
         'unchanged).',
       { code: 'CONTEXT_WINDOW_OVERFLOW' },
+    );
+  }
+}
+
+/** The flag that holds each budget limit the CLI sets. */
+const BUDGET_FLAGS: Readonly<Record<BudgetExceededInfo['reason'], string>> = {
+  cost: '--max-cost',
+  total_tokens: '--max-tokens',
+  input_tokens: 'the budget option maxInputTokens',
+  output_tokens: 'the budget option maxOutputTokens',
+};
+
+/**
+ * The run paused before a model call that would cross the session's budget (`budget_exceeded`): the session is
+ * stored with the paused turn, and `gemini-agent -r <id>` with a higher limit and no prompt continues it. Exit
+ * code 56.
+ */
+export class BudgetPausedError extends LimitExceededError {
+  constructor(info: BudgetExceededInfo, sessionId: string) {
+    const flag = BUDGET_FLAGS[info.reason];
+    const money = info.reason === 'cost';
+    const figure = (n: number): string => (money ? `$${n.toFixed(4)}` : `${Math.round(n)} tokens`);
+    const raise = money
+      ? `--max-cost ${(info.limit * 2).toFixed(2)}`
+      : `--max-tokens ${Math.ceil(info.limit * 2)}`;
+    const continueWith =
+      info.reason === 'cost' || info.reason === 'total_tokens'
+        ? `continue it with: gemini-agent -r ${sessionId} ${raise}`
+        : `raise ${flag} and continue it with gemini-agent -r ${sessionId}`;
+    super(
+      `Paused on the budget: the next model call would bring the session to ${figure(info.wouldSpend)}, over ` +
+        `${flag} ${money ? `$${info.limit}` : info.limit} (spent so far: $${info.spent.costUsd.toFixed(4)}, ` +
+        `${info.spent.inputTokens + info.spent.outputTokens} tokens). The session was saved with the paused turn; ` +
+        `${continueWith} (no prompt).`,
+      { code: 'BUDGET_EXCEEDED' },
     );
   }
 }

@@ -42,6 +42,13 @@ export interface CliOptions {
   includeDirectories: string[];
   /** `--max-turns <n>`: model calls allowed for this prompt. */
   maxTurns: number | undefined;
+  /**
+   * `--max-cost <usd>`: the session's cost budget in US dollars, over its whole life (a resumed session counts what
+   * it spent before); the run pauses before a model call that would cross it.
+   */
+  maxCostUsd: number | undefined;
+  /** `--max-tokens <n>`: the session's budget of input and output tokens together, over its whole life. */
+  maxTokens: number | undefined;
   /** `--policy` (repeatable, comma-separated): policy files or folders replacing `~/.gemini/policies`. */
   policy: string[] | undefined;
   /** `--admin-policy` (repeatable, comma-separated): more admin-tier policy files or folders. */

@@ -23,6 +23,12 @@ export const ExitCode = {
   ConfigError: 52,
   /** The turn limit (`--max-turns`) was reached before the model finished. */
   TurnLimit: 53,
+  /**
+   * The run paused on the session's budget (`--max-cost`, `--max-tokens`): the next model call would have crossed
+   * it. The session is saved with the paused turn; `gemini-agent -r <id>` with a higher limit continues it. Not a
+   * gemini-cli code (gemini has no budgets; its 54 and 55 are tool and trust errors).
+   */
+  BudgetPaused: 56,
   /** Interrupted with Ctrl-C (SIGINT); the session was saved first. */
   Cancelled: 130,
 } as const;
@@ -63,6 +69,7 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (code === 'SANDBOX_UNSUPPORTED') return ExitCode.SandboxError;
   if (INPUT_CODES.has(code)) return ExitCode.InputError;
   if (TURN_LIMIT_CODES.has(code)) return ExitCode.TurnLimit;
+  if (code === 'BUDGET_EXCEEDED') return ExitCode.BudgetPaused;
   if (error instanceof ConfigurationError) return ExitCode.ConfigError;
   if (CONFIG_PREFIXES.some((prefix) => code.startsWith(prefix))) return ExitCode.ConfigError;
   return ExitCode.GeneralError;

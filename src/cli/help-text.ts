@@ -15,6 +15,10 @@ Prompt and model:
       --api-key-env <NAME>         The environment variable holding that server's API key (default: no key).
   -o, --output-format <format>     text (default), json or stream-json.
       --max-turns <n>              Model calls allowed for this prompt (default: the SDK default).
+      --max-cost <usd>             The session's budget in US dollars (shipped list prices), over its whole
+                                   life; the run pauses (exit 56) before a model call that would cross it.
+      --max-tokens <n>             The session's budget of input and output tokens together, likewise.
+                                   Continue a paused run with -r <id> and a higher limit, without a prompt.
 
 Tools and permissions:
   -y, --yolo                       Run every tool call without asking (same as --approval-mode yolo).
@@ -85,5 +89,5 @@ Other models: -m openai:gpt-4.1 (OPENAI_API_KEY, OPENAI_BASE_URL), -m ollama:lla
 --base-url. See docs/auth.md and docs/providers.md.
 
 Exit codes: 0 ok, 1 error or bad flag, 41 no credentials, 42 bad input, 44 sandbox, 52 configuration,
-53 turn limit, 130 interrupted.
+53 turn limit, 56 paused on the budget, 130 interrupted.
 `;

@@ -25,6 +25,8 @@ const OPTIONS = {
   skills: { type: 'string', multiple: true },
   'include-directories': { type: 'string', multiple: true },
   'max-turns': { type: 'string' },
+  'max-cost': { type: 'string' },
+  'max-tokens': { type: 'string' },
   policy: { type: 'string', multiple: true },
   'admin-policy': { type: 'string', multiple: true },
   'skip-trust': { type: 'boolean' },
@@ -188,6 +190,8 @@ function parseStrict(argv: readonly string[]): CliOptions {
     skills: (values.skills ?? []).map((dir) => nonEmpty(dir, '--skills') ?? dir),
     includeDirectories: splitList(values['include-directories'] ?? []),
     maxTurns: positiveInteger(values['max-turns'], '--max-turns'),
+    maxCostUsd: positiveAmount(values['max-cost'], '--max-cost'),
+    maxTokens: positiveInteger(values['max-tokens'], '--max-tokens'),
     policy: optionalList(values.policy),
     adminPolicy: optionalList(values['admin-policy']),
     skipTrust: values['skip-trust'] === true,
@@ -289,6 +293,19 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
     throw new CliUsageError(`Invalid ${flag} "${value}": use a whole number of at least 1.`);
   }
   return Number(value);
+}
+
+/** A positive amount of US dollars: `2`, `0.5`, `$1.25`. */
+function positiveAmount(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim().replace(/^\$/, '');
+  const amount = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
+  if (!(amount > 0) || !Number.isFinite(amount)) {
+    throw new CliUsageError(
+      `Invalid ${flag} "${value}": use a positive amount of US dollars, e.g. ${flag} 0.50.`,
+    );
+  }
+  return amount;
 }
 
 /** A repeatable, comma-separated flag: undefined when not given (so the settings apply), else its entries. */

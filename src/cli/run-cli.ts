@@ -109,7 +109,8 @@ async function runAgent(
     );
   });
   const prompt = combinePrompt(piped, options.prompt ?? options.positionalPrompt);
-  if (prompt === undefined) {
+  // -r without a prompt continues a turn paused on the budget (runPrompt checks that one is).
+  if (prompt === undefined && options.resume === undefined) {
     throw new CliUsageError(
       'No prompt: pass one with -p "your prompt" (or pipe it on stdin). Run `gemini-agent --help` for usage.',
     );

@@ -1,5 +1,10 @@
 import type { CliIo } from './cli-io.js';
-import { CliUsageError, ContextWindowError, TurnLimitError } from './cli-errors.js';
+import {
+  BudgetPausedError,
+  CliUsageError,
+  ContextWindowError,
+  TurnLimitError,
+} from './cli-errors.js';
 import type { CliOptions } from './cli-options.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { createWriter } from './output/create-writer.js';
@@ -9,7 +14,14 @@ import { Progress } from './progress.js';
 import { hookEventLine } from './hook-lines.js';
 import { retryLine } from './retry-line.js';
 import { stripEscapeSequences } from './terminal-text.js';
-import { AbortError, DEFAULT_MODEL, type GeminiCliAgent, type GeminiCliSession } from './sdk.js';
+import {
+  AbortError,
+  DEFAULT_MODEL,
+  type BudgetExceededInfo,
+  type GeminiCliAgent,
+  type GeminiCliSession,
+  type ServerGeminiStreamEvent,
+} from './sdk.js';
 import { findSession, listProjectSessions } from './session-list.js';
 
 /**
@@ -17,16 +29,20 @@ import { findSession, listProjectSessions } from './session-list.js';
  * format, and returns the exit code. Ctrl-C aborts the stream; the session is closed (saved) before this
  * returns, whatever happened.
  *
- * Errors before the session exists (unknown session, duplicate `--session-id`) are thrown to the caller;
- * errors after it exists are reported through the output format and turned into an exit code here.
+ * Without a prompt (`-r` alone), the resumed session's turn paused on the budget continues.
+ *
+ * Errors before the session exists (unknown session, duplicate `--session-id`, no prompt and nothing paused) are
+ * thrown to the caller; errors after it exists are reported through the output format and turned into an exit code
+ * here.
  */
 export async function runPrompt(
   agent: GeminiCliAgent,
   options: CliOptions,
-  prompt: string,
+  prompt: string | undefined,
   io: CliIo,
 ): Promise<ExitCode> {
   const session = await openSession(agent, options);
+  if (prompt === undefined) await requirePausedTurn(session);
   const model = options.model ?? DEFAULT_MODEL;
   let progress: Progress | undefined;
   const stdout = (text: string): void => {
@@ -57,7 +73,12 @@ export async function runPrompt(
     let overflow: { estimatedRequestTokenCount: number; remainingTokenCount: number } | undefined;
     // Whether the model call being streamed has printed text (a mid-stream retry replaces it).
     let attemptPrinted = false;
-    for await (const received of session.sendStream(prompt, controller.signal)) {
+    let paused: BudgetExceededInfo | undefined;
+    const events: AsyncIterable<ServerGeminiStreamEvent> =
+      prompt === undefined
+        ? session.resumeTurn(controller.signal)
+        : session.sendStream(prompt, controller.signal);
+    for await (const received of events) {
       // As gemini: escape sequences are stripped from model text, in every format, unless --raw-output.
       const event =
         received.type === 'content' && !options.rawOutput
@@ -79,6 +100,7 @@ export async function runPrompt(
       writer.event(event);
       if (event.type === 'max_session_turns') turnLimitReached = true;
       if (event.type === 'context_window_will_overflow') overflow = event.value;
+      if (event.type === 'budget_exceeded') paused = event.value;
     }
     if (controller.signal.aborted) throw cancelled(session.id);
     if (turnLimitReached) throw new TurnLimitError(options.maxTurns, session.id);
@@ -86,6 +108,7 @@ export async function runPrompt(
       const { estimatedRequestTokenCount: estimated, remainingTokenCount: remaining } = overflow;
       throw new ContextWindowError(estimated, remaining, session.id);
     }
+    if (paused !== undefined) throw new BudgetPausedError(paused, session.id);
     exitCode = ExitCode.Success;
     outcome = { status: 'success', stats: stats.snapshot() };
   } catch (thrown) {
@@ -122,6 +145,22 @@ async function openSession(agent: GeminiCliAgent, options: CliOptions): Promise<
     return agent.session({ sessionId: options.sessionId });
   }
   return agent.session();
+}
+
+/** `-r` without a prompt: only a session whose turn waits on its budget can continue without one. */
+async function requirePausedTurn(session: GeminiCliSession): Promise<void> {
+  try {
+    await session.initialize();
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  if (session.budget?.paused !== undefined) return;
+  await session.close();
+  throw new CliUsageError(
+    `No prompt: pass one with -p "your prompt" (session ${session.id} has no turn paused on its budget to ` +
+      'continue). Run `gemini-agent --help` for usage.',
+  );
 }
 
 function cancelled(sessionId: string, cause?: unknown): AbortError {

@@ -10,6 +10,9 @@ export {
   migrateClaudeHooks,
   logoutFromGoogle,
   DEFAULT_MODEL,
+  DEFAULT_PRICES,
+  PRICES_DATE,
+  callCost,
   GeminiAgentError,
   GeminiCliAcpServer,
   GeminiCliAgent,
@@ -32,6 +35,7 @@ export {
 } from '../index.js';
 export { createContentGenerator } from '../model/index.js';
 export type {
+  BudgetExceededInfo,
   GeminiCliAgentOptions,
   GeminiCliSession,
   HookInfo,

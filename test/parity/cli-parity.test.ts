@@ -18,6 +18,16 @@ function withoutTimes(value: unknown): unknown {
   ) as unknown;
 }
 
+/**
+ * Our documented additions to gemini's stats (docs/cli.md): json `stats.cost` and stream-json `cost_usd`. They are
+ * checked to be there, then left out of the comparison.
+ */
+function withoutCost(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) =>
+    key === 'cost' || key === 'cost_usd' ? undefined : v,
+  ) as unknown;
+}
+
 /** Call ids carry a wall-clock number (`read_file_1796141332280_0`); keep the name and the index. */
 function withoutCallTimes(text: string): string {
   return text.replace(/([a-z_]+)_\d{10,}_(\d+)/g, '$1_<ms>_$2');
@@ -38,7 +48,8 @@ describe('CLI output, as gemini 0.61 prints it', () => {
     const want = JSON.parse(gemini.stdout) as Record<string, unknown>;
     const got = JSON.parse(ours.stdout) as Record<string, unknown>;
     expect(got['response']).toBe(want['response']);
-    expect(withoutTimes(got['stats'])).toEqual(withoutTimes(want['stats']));
+    expect(got['stats']).toHaveProperty('cost.totalUsd');
+    expect(withoutCost(withoutTimes(got['stats']))).toEqual(withoutTimes(want['stats']));
     expect(ours.files).toEqual(gemini.files);
   });
 
@@ -65,6 +76,9 @@ describe('CLI output, as gemini 0.61 prints it', () => {
         expect((line['error'] as { type: string }).type).toBe(
           (reference['error'] as { type: string }).type,
         );
+      } else if (line['type'] === 'result') {
+        expect(line).toHaveProperty('stats.cost_usd');
+        expect(withoutCost(line)).toEqual(reference);
       } else {
         expect(line).toEqual(reference);
       }

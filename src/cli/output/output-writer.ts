@@ -10,8 +10,11 @@ export interface RunStart {
   sessionId: string;
   /** The configured model id (as given with `-m`, or the SDK default). */
   model: string;
-  /** The full user input sent to the model (stdin and `-p` combined). */
-  prompt: string;
+  /**
+   * The full user input sent to the model (stdin and `-p` combined); undefined when the run continues a turn paused
+   * on the budget (`-r` without a prompt).
+   */
+  prompt: string | undefined;
 }
 
 /** An error as the json and stream-json formats report it (gemini-cli's `{type, message, code?}`). */

@@ -1,4 +1,4 @@
-import type { ServerGeminiStreamEvent } from '../sdk.js';
+import { DEFAULT_PRICES, PRICES_DATE, callCost, type ServerGeminiStreamEvent } from '../sdk.js';
 
 /** Token counts of one model, as the stream-json `result.stats.models` entry. */
 export interface ModelTokenStats {
@@ -7,13 +7,27 @@ export interface ModelTokenStats {
   output_tokens: number;
   cached: number;
   input: number;
+  /** US dollars at `DEFAULT_PRICES` (not a gemini-cli field); null for a model without a price. */
+  cost_usd: number | null;
 }
 
-/** stream-json `result.stats` (gemini-cli's field names). */
+/** stream-json `result.stats` (gemini-cli's field names, plus `cost_usd`). */
 export interface StreamStats extends ModelTokenStats {
   duration_ms: number;
   tool_calls: number;
   models: Record<string, ModelTokenStats>;
+  /** US dollars of the models that have a price (gemini-agent's field). */
+  cost_usd: number;
+}
+
+/** json `stats.cost` (gemini-agent's field; gemini-cli has no cost): what the run's model calls cost. */
+export interface RunCost {
+  /** US dollars of every model call whose model has a price. */
+  totalUsd: number;
+  /** US dollars by model; null for a model without a price in `DEFAULT_PRICES`. */
+  byModel: Record<string, number | null>;
+  /** The date of the price table (`PRICES_DATE`). */
+  pricesDate: string;
 }
 
 /** Token counts of the json format. */
@@ -78,6 +92,8 @@ export interface SessionMetrics {
   };
   /** Lines the model's file changes added and removed (`write_file`, `replace`). */
   files: { totalLinesAdded: number; totalLinesRemoved: number };
+  /** What the run's model calls cost at the shipped prices. */
+  cost: RunCost;
 }
 
 /** Both views of the statistics of one run. */
@@ -108,6 +124,8 @@ type Usage = Omit<TokenMetrics, 'input'>;
  */
 export class RunStatsCollector {
   private readonly models = new Map<string, ModelMetrics>();
+  /** US dollars by model (null: no price). */
+  private readonly costs = new Map<string, number | null>();
   private readonly tools = new Map<string, ToolMetrics>();
   private readonly confirmed = new Set<string>();
   private readonly files = { totalLinesAdded: 0, totalLinesRemoved: 0 };
@@ -141,6 +159,7 @@ export class RunStatsCollector {
         const usage = readUsage(event.value.usageMetadata);
         addUsage(metrics.tokens, usage);
         addUsage(role.tokens, usage);
+        this.addCost(this.currentModel, usage);
         this.requestStartedAt = this.now();
         return;
       }
@@ -193,12 +212,13 @@ export class RunStatsCollector {
   /** The statistics so far. */
   snapshot(): RunStats {
     const models: Record<string, ModelTokenStats> = {};
-    const totals: ModelTokenStats = {
+    const totals: ModelTokenStats & { cost_usd: number } = {
       total_tokens: 0,
       input_tokens: 0,
       output_tokens: 0,
       cached: 0,
       input: 0,
+      cost_usd: 0,
     };
     for (const [name, metrics] of this.models) {
       const t = metrics.tokens;
@@ -208,6 +228,7 @@ export class RunStatsCollector {
         output_tokens: t.candidates,
         cached: t.cached,
         input: t.input,
+        cost_usd: this.costs.get(name) ?? null,
       };
       models[name] = entry;
       totals.total_tokens += entry.total_tokens;
@@ -215,6 +236,7 @@ export class RunStatsCollector {
       totals.output_tokens += entry.output_tokens;
       totals.cached += entry.cached;
       totals.input += entry.input;
+      totals.cost_usd += entry.cost_usd ?? 0;
     }
     const byName: Record<string, ToolMetrics> = {};
     const totalDecisions: ToolDecisions = { accept: 0, reject: 0, modify: 0, auto_accept: 0 };
@@ -246,8 +268,30 @@ export class RunStatsCollector {
         ),
         tools: { totalCalls, totalSuccess, totalFail, totalDurationMs, totalDecisions, byName },
         files: { ...this.files },
+        cost: {
+          totalUsd: totals.cost_usd,
+          byModel: Object.fromEntries(this.costs),
+          pricesDate: PRICES_DATE,
+        },
       },
     };
+  }
+
+  /** Adds one response's cost at the shipped prices (the model stays at null without a price). */
+  private addCost(model: string, usage: Usage): void {
+    const price = DEFAULT_PRICES[model];
+    const before = this.costs.get(model) ?? null;
+    if (price === undefined) {
+      this.costs.set(model, before);
+      return;
+    }
+    const metadata = {
+      promptTokenCount: usage.prompt,
+      candidatesTokenCount: usage.candidates,
+      thoughtsTokenCount: usage.thoughts,
+      cachedContentTokenCount: usage.cached,
+    };
+    this.costs.set(model, (before ?? 0) + callCost(metadata, price));
   }
 
   /** A model request that failed (gemini-cli's processApiError): a request, an error, its type. */

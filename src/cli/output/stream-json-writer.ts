@@ -19,7 +19,7 @@ export class StreamJsonWriter implements OutputWriter {
 
   start(info: RunStart): void {
     this.emit('init', { session_id: info.sessionId, model: info.model });
-    this.emit('message', { role: 'user', content: info.prompt });
+    if (info.prompt !== undefined) this.emit('message', { role: 'user', content: info.prompt });
   }
 
   event(event: ServerGeminiStreamEvent): void {

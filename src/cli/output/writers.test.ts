@@ -253,3 +253,20 @@ describe('TextWriter', () => {
     expect(err.join('')).toBe('Error: went wrong\n');
   });
 });
+
+describe('RunStatsCollector cost', () => {
+  it('prices each model at DEFAULT_PRICES, cached input at its own price; a model without a price is null', () => {
+    const stats = statsOf([
+      ...events,
+      { type: 'model_info', value: 'my-tuned-model' },
+      { type: 'finished', value: { reason: undefined, usageMetadata: usage } },
+    ]);
+    // gemini-2.5-pro: 60 input at $1.25, 40 cached at $0.31, 7 output at $10 per million; twice.
+    const pro = (2 * (60 * 1.25 + 40 * 0.31 + 7 * 10)) / 1e6;
+    expect(stats.session.cost.byModel).toEqual({ 'gemini-2.5-pro': pro, 'my-tuned-model': null });
+    expect(stats.session.cost.totalUsd).toBeCloseTo(pro, 12);
+    expect(stats.stream.cost_usd).toBeCloseTo(pro, 12);
+    expect(stats.stream.models['my-tuned-model']?.cost_usd).toBeNull();
+    expect(stats.stream.models['gemini-2.5-pro']?.cost_usd).toBeCloseTo(pro, 12);
+  });
+});

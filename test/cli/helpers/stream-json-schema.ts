@@ -8,12 +8,14 @@ const ModelStats = z.strictObject({
   output_tokens: z.number().int().nonnegative(),
   cached: z.number().int().nonnegative(),
   input: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative().nullable(),
 });
 
 /**
  * One line of `--output-format stream-json`, with exactly gemini-cli's event types and fields
- * (spec-model-sessions.md §9.3). Strict objects: an extra or misspelt field fails the parse. Our one
- * addition, documented: `tool_result.output` is also present on errors when the tool produced output.
+ * (spec-model-sessions.md §9.3). Strict objects: an extra or misspelt field fails the parse. Our additions,
+ * documented: `tool_result.output` is also present on errors when the tool produced output, and `result.stats`
+ * (and each model's entry) carries `cost_usd` (null for a model without a price).
  */
 export const StreamJsonLine = z.discriminatedUnion('type', [
   z.strictObject({
@@ -59,6 +61,7 @@ export const StreamJsonLine = z.discriminatedUnion('type', [
       ...ModelStats.shape,
       duration_ms: z.number().int().nonnegative(),
       tool_calls: z.number().int().nonnegative(),
+      cost_usd: z.number().nonnegative(),
       models: z.record(z.string(), ModelStats),
     }),
   }),
