@@ -10,10 +10,8 @@ import type { LoadedSettings } from '../settings/load-settings.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import { createHooksFeature, type HooksFeature } from '../hooks/hooks-feature.js';
 import { createSkillsFeature, type SkillsFeature } from '../skills/skills-feature.js';
-import {
-  createBuiltinTools,
-  DEFAULT_BUILTIN_TOOLS,
-} from '../tools/builtin/create-builtin-tools.js';
+import { DEFAULT_BUILTIN_TOOLS } from '../tools/builtin/create-builtin-tools.js';
+import { createBuiltinToolsFeature } from './builtin-tools-feature.js';
 import { toAgentTools } from '../tools/tool-provider.js';
 import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentMcpFeature, effectiveMcpServers } from './agent-mcp-feature.js';
@@ -207,14 +205,11 @@ export function createAgentFeatures(
     trusted: context.settings.trust.trusted,
     logger: context.logger,
   });
-  const builtin: Feature = {
-    name: 'built-in tools',
-    tools: filterBuiltinTools(
-      createBuiltinTools(options.builtinTools ?? DEFAULT_BUILTIN_TOOLS),
-      merged.tools?.core,
-      merged.tools?.exclude,
-    ),
-  };
+  const builtin = createBuiltinToolsFeature({
+    selection: options.builtinTools ?? DEFAULT_BUILTIN_TOOLS,
+    contextFileName: merged.context?.fileName,
+    filter: (tools) => filterBuiltinTools(tools, merged.tools?.core, merged.tools?.exclude),
+  });
   const custom = customToolsFeature(options.tools ?? []);
   const hooks = createHooksFeature({
     hooks: options.hooks ?? [],

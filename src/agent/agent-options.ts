@@ -69,7 +69,7 @@ export interface GeminiCliAgentOptions {
   agentDiscovery?: boolean | { user?: boolean; workspace?: boolean };
   /**
    * gemini-cli's built-in tools to offer (`read_file`, `write_file`, `run_shell_command`, …): by default the ones
-   * gemini-cli 0.61 offers (every built-in but `read_many_files`); `'all'`, `'read-only'`, a list of names, or
+   * gemini-cli 0.61 offers (every built-in but `read_many_files` and `save_memory`); `'all'`, `'read-only'`, a list of names, or
    * `false`. Edits and shell commands still pass the policy, and a tool the policy would refuse whatever its
    * arguments is not offered (settings `tools.core` / `tools.exclude` filter them too).
    */

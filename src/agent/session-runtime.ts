@@ -1,3 +1,4 @@
+import type { GenerateContentParameters, Part } from '@google/genai';
 import type { SessionRuntime } from '../core/session-runtime.js';
 import type { SessionHandle, AgentHandle } from '../core/session-context.js';
 import { createSessionContext } from '../core/session-context.js';
@@ -8,6 +9,11 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { AgentServices } from './agent-services.js';
 import { offeredTools } from './prepare-model-call.js';
 import type { SessionPreamble } from './session-preamble.js';
+import type { ContentGenerator } from '../model/content-generator.js';
+import type { BudgetTracker } from '../context/budget.js';
+import { LimitExceededError } from '../errors.js';
+import type { BudgetExceededInfo } from '../events.js';
+import { estimateTokens } from '../loop/context-window.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 /** What {@link createSessionRuntime} builds a session's runtime from. */
@@ -24,6 +30,10 @@ export interface SessionRuntimeParts {
   model(): string;
   /** The session's usage total (added to in place). */
   usage: TokenUsage;
+  /** The session's model client, for utility calls. */
+  generator: ContentGenerator;
+  /** The session's budget: nested calls count in it. */
+  budget: BudgetTracker;
 }
 
 /**
@@ -70,13 +80,45 @@ export function createSessionRuntime(parts: SessionRuntimeParts): SessionRuntime
         cwd: workspace.cwd,
         parentSessionId: session.id,
       }),
-    addUsage: (source, metadata) => {
+    addUsage: (source, metadata, model) => {
       addUsage(usage, metadata);
       const byAgent = (usage.subagents ??= {});
       addUsage((byAgent[source] ??= emptyUsage()), metadata);
+      parts.budget.record(model ?? parts.model(), metadata);
+    },
+    async generateContent(request, signal) {
+      const exceeded = parts.budget.check(request.model, estimateRequestTokens(request));
+      if (exceeded !== undefined) throw budgetError(exceeded);
+      const response = await parts.generator.generateContent(request, signal);
+      addUsage(usage, response.usageMetadata);
+      parts.budget.record(request.model, response.usageMetadata);
+      return response;
     },
     toolTimeoutMs: services.limits.toolTimeoutMs,
     maxResponseBytes: services.limits.maxResponseBytes,
     streamRetry: services.streamRetry,
   };
+}
+
+/** The prompt tokens of a utility request, estimated as the loop estimates a history. */
+function estimateRequestTokens(request: GenerateContentParameters): number {
+  const contents = request.contents;
+  if (typeof contents === 'string') return estimateTokens([{ text: contents }]);
+  const list = Array.isArray(contents) ? contents : [contents];
+  let tokens = 0;
+  for (const item of list) {
+    if (typeof item === 'string') tokens += estimateTokens([{ text: item }]);
+    else if ('parts' in item && Array.isArray(item.parts)) tokens += estimateTokens(item.parts);
+    else tokens += estimateTokens([item as Part]);
+  }
+  return tokens;
+}
+
+/** A utility call refused on the session's budget. */
+function budgetError(info: BudgetExceededInfo): LimitExceededError {
+  const unit = info.reason === 'cost' ? 'USD' : 'tokens';
+  return new LimitExceededError(
+    `The session's budget does not allow this model call (${info.reason}: ${info.wouldSpend} ${unit} would exceed the limit of ${info.limit}); raise it with session.extendBudget().`,
+    { code: 'BUDGET_EXCEEDED' },
+  );
 }

@@ -140,6 +140,11 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
     await pause.closeUnfinished(history, log, session.id);
     const callModel = services.chains.modelChain(model);
     const loaded: { preamble?: SessionPreamble } = {};
+    const budget = new BudgetTracker(
+      services.budget.limits,
+      services.budget.prices,
+      log.budgetState,
+    );
     const runtime = createSessionRuntime({
       services,
       session,
@@ -149,6 +154,8 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
       callModel,
       policy,
       ...input.nested,
+      generator: model,
+      budget,
     });
     for (const feature of services.features) {
       if (feature.initialize === undefined) continue;
@@ -177,7 +184,7 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
       preamble,
       context: new ContextTracker(),
       compressor: new SessionCompressor(model),
-      budget: new BudgetTracker(services.budget.limits, services.budget.prices, log.budgetState),
+      budget,
     };
   } catch (error) {
     await runTeardowns(disposes, `Session ${session.id}`).catch((disposeError: unknown) =>

@@ -1,6 +1,8 @@
 import type {
   Content,
   GenerateContentConfig,
+  GenerateContentParameters,
+  GenerateContentResponse,
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
@@ -64,8 +66,25 @@ export interface SessionRuntime {
    * with `kind: "subagent"` in the file store.
    */
   openChildLog(childId: string): Promise<SessionLog>;
-  /** Counts a nested model call in the session's usage, under `source` (the subagent's name). */
-  addUsage(source: string, usage: GenerateContentResponseUsageMetadata | undefined): void;
+  /**
+   * Counts a nested model call in the session's usage, under `source` (the subagent's name), and in the session's
+   * budget at `model`'s price (default: the session's model).
+   */
+  addUsage(
+    source: string,
+    usage: GenerateContentResponseUsageMetadata | undefined,
+    model?: string,
+  ): void;
+  /**
+   * One non-streamed call to the session's model client, as gemini-cli makes its utility calls (the grounded answer
+   * of `google_web_search`): no model interceptors, no history; counted in the session's usage totals and budget.
+   *
+   * @throws LimitExceededError (`BUDGET_EXCEEDED`) when the call would cross the session's budget: nothing is sent.
+   */
+  generateContent(
+    request: GenerateContentParameters,
+    signal: AbortSignal,
+  ): Promise<GenerateContentResponse>;
   /** The agent's per-tool-call time limit, if any. */
   readonly toolTimeoutMs: number | undefined;
   /** The agent's largest accepted model response, if set. */

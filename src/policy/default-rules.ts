@@ -21,14 +21,20 @@ const READ_ONLY_TOOLS = [
   'complete_task',
   'read_mcp_resource',
   'list_mcp_resources',
-  'write_todos',
 ];
 
 /** Kinds that never change anything (our `READ_ONLY_KINDS`). */
 const READ_ONLY_KINDS = ['read', 'search', 'think', 'fetch'];
 
 /** Tools gemini-cli's `write.toml` asks about. */
-const ASKING_TOOLS = ['replace', 'run_shell_command', 'write_file', 'activate_skill', 'web_fetch'];
+const ASKING_TOOLS = [
+  'replace',
+  'save_memory',
+  'run_shell_command',
+  'write_file',
+  'activate_skill',
+  'web_fetch',
+];
 
 const PLAN_MESSAGE =
   'You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked.';
@@ -48,6 +54,15 @@ const PLAN_MESSAGE =
 export const DEFAULT_POLICY_RULES: readonly PolicyRule[] = [
   // read-only.toml
   { toolName: READ_ONLY_TOOLS, decision: 'allow', priority: 50 },
+  // write_todos has no rule in gemini-cli: it asks, and runs without a prompt (the tool has nothing to confirm) where
+  // a human could be asked; headless, the ask is a deny and the model is not offered it. Plan mode denies it.
+  {
+    toolName: 'write_todos',
+    decision: 'allow',
+    priority: 50,
+    interactive: true,
+    modes: ['default', 'auto_edit'],
+  },
   // Kind rules: custom tools follow their kind (below every named rule so gemini-cli's names win).
   { toolName: '*', kinds: READ_ONLY_KINDS, decision: 'allow', priority: 5 },
   // write.toml
@@ -63,7 +78,7 @@ export const DEFAULT_POLICY_RULES: readonly PolicyRule[] = [
   { toolName: '*', decision: 'deny', priority: 40, modes: ['plan'], denyMessage: PLAN_MESSAGE },
   { toolName: '*', kinds: READ_ONLY_KINDS, decision: 'allow', priority: 45, modes: ['plan'] },
   {
-    toolName: ['ask_user', 'web_fetch', 'activate_skill'],
+    toolName: ['ask_user', 'save_memory', 'web_fetch', 'activate_skill'],
     decision: 'ask_user',
     priority: 50,
     modes: ['plan'],

@@ -229,17 +229,7 @@ describe('ACP server: tool calls and permissions', () => {
     expect(JSON.stringify(model.generateRequests[1]?.contents)).toContain('shell-ok');
   });
 
-  it('turns write_todos calls into plan updates', async () => {
-    const todos = tool(
-      {
-        name: 'write_todos',
-        description: 'todo list',
-        inputSchema: z.object({
-          todos: z.array(z.object({ description: z.string(), status: z.string() })),
-        }),
-      },
-      async () => 'ok',
-    );
+  it('turns the built-in write_todos calls into plan updates', async () => {
     const model = new ScriptedModel([
       callTurn({
         name: 'write_todos',
@@ -252,9 +242,12 @@ describe('ACP server: tool calls and permissions', () => {
       }),
       textTurn('planned'),
     ]);
-    const h = await start({ cwd: project.cwd, contentGenerator: model, tools: [todos] });
+    const h = await start({ cwd: project.cwd, contentGenerator: model });
     const { sessionId } = await h.newSession();
     await h.prompt(sessionId, 'plan');
+    // The tool ran (no permission request: write_todos has nothing to confirm) and the model got its list back.
+    expect(h.client.permissionRequests).toEqual([]);
+    expect(JSON.stringify(model.generateRequests[1]?.contents)).toContain('1. [completed] Read');
     expect(h.client.of(sessionId)).toContainEqual({
       sessionUpdate: 'plan',
       entries: [

@@ -3,8 +3,16 @@ import { ConfigurationError } from '../../errors.js';
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from './create-builtin-tools.js';
 
 describe('createBuiltinTools', () => {
+  const needs = {
+    webSearch: () => Promise.resolve({ text: '' }),
+    memory: {
+      globalFile: () => '/m/GEMINI.md',
+      projectFile: () => Promise.resolve('/m/MEMORY.md'),
+    },
+  };
+
   it('builds every tool with gemini-cli names, display names and kinds', () => {
-    const tools = createBuiltinTools('all');
+    const tools = createBuiltinTools('all', needs);
     expect(tools.map((t) => [t.name, t.displayName, t.kind])).toEqual([
       ['list_directory', 'ReadFolder', 'search'],
       ['read_file', 'ReadFile', 'read'],
@@ -15,6 +23,9 @@ describe('createBuiltinTools', () => {
       ['web_fetch', 'WebFetch', 'fetch'],
       ['run_shell_command', 'Shell', 'execute'],
       ['read_many_files', 'ReadManyFiles', 'read'],
+      ['google_web_search', 'GoogleSearch', 'search'],
+      ['write_todos', 'WriteTodos', 'other'],
+      ['save_memory', 'SaveMemory', 'think'],
     ]);
     for (const tool of tools) {
       expect(tool.parametersJsonSchema).toMatchObject({ type: 'object' });
@@ -22,14 +33,22 @@ describe('createBuiltinTools', () => {
     }
   });
 
+  it('leaves out the tools that need the agent (model client, memory files) when not told how', () => {
+    expect(createBuiltinTools('all').map((t) => t.name)).not.toContain('google_web_search');
+    expect(createBuiltinTools(['save_memory', 'write_todos']).map((t) => t.name)).toEqual([
+      'write_todos',
+    ]);
+  });
+
   it('selects read-only tools, names (with the legacy alias), or none', () => {
-    expect(createBuiltinTools('read-only').map((t) => t.name)).toEqual([
+    expect(createBuiltinTools('read-only', needs).map((t) => t.name)).toEqual([
       'list_directory',
       'read_file',
       'grep_search',
       'glob',
       'web_fetch',
       'read_many_files',
+      'google_web_search',
     ]);
     expect(
       createBuiltinTools(['read_file', 'search_file_content', 'read_file']).map((t) => t.name),

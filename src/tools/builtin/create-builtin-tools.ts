@@ -9,6 +9,9 @@ import { createReplaceTool } from './replace.js';
 import { createRunShellCommandTool, type ShellToolOptions } from './run-shell-command.js';
 import { createWebFetchTool, type WebFetchOptions } from './web-fetch.js';
 import { createWriteFileTool } from './write-file.js';
+import { createWriteTodosTool } from './write-todos.js';
+import { createGoogleWebSearchTool, type GroundedSearch } from './google-web-search.js';
+import { createSaveMemoryTool, type SaveMemoryOptions } from './save-memory.js';
 
 /** Which built-in tools to register: all, the read-only ones, a list of names, or none. */
 export type BuiltinToolSelection = 'all' | 'read-only' | readonly string[] | false;
@@ -17,6 +20,10 @@ export type BuiltinToolSelection = 'all' | 'read-only' | readonly string[] | fal
 export interface BuiltinToolOptions {
   shell?: ShellToolOptions;
   webFetch?: WebFetchOptions;
+  /** How `google_web_search` reaches the model (the agent's session model client); without it, no such tool. */
+  webSearch?: GroundedSearch;
+  /** Where `save_memory` writes (the agent's home and project); without it, no such tool. */
+  memory?: SaveMemoryOptions;
 }
 
 /** gemini-cli's built-in tool names this SDK ships, in registration order. */
@@ -30,14 +37,19 @@ export const BUILTIN_TOOL_NAMES = [
   'web_fetch',
   'run_shell_command',
   'read_many_files',
+  'google_web_search',
+  'write_todos',
+  'save_memory',
 ] as const;
 
 /**
  * The built-in tools gemini-cli 0.61 registers by default: all of ours except `read_many_files`, which it no longer
- * offers the model (it still serves `@path` references). The agent offers these unless `builtinTools` says otherwise.
+ * offers the model (it still serves `@path` references), and `save_memory`, which it removed (kept here with its
+ * last contract, on request). The agent offers these unless `builtinTools` says otherwise; the policy decides which
+ * the model sees (headless, `write_todos` is not offered, as in gemini).
  */
 export const DEFAULT_BUILTIN_TOOLS: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES.filter(
-  (name) => name !== 'read_many_files',
+  (name) => name !== 'read_many_files' && name !== 'save_memory',
 );
 
 /** A built-in tool name. */
@@ -46,7 +58,7 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 /** Legacy names gemini-cli still accepts. */
 const ALIASES: Record<string, BuiltinToolName> = { search_file_content: 'grep_search' };
 
-function build(name: BuiltinToolName, options: BuiltinToolOptions): AgentTool {
+function build(name: BuiltinToolName, options: BuiltinToolOptions): AgentTool | undefined {
   switch (name) {
     case 'list_directory':
       return createListDirectoryTool();
@@ -66,6 +78,12 @@ function build(name: BuiltinToolName, options: BuiltinToolOptions): AgentTool {
       return createRunShellCommandTool(options.shell);
     case 'read_many_files':
       return createReadManyFilesTool();
+    case 'google_web_search':
+      return options.webSearch && createGoogleWebSearchTool(options.webSearch);
+    case 'write_todos':
+      return createWriteTodosTool();
+    case 'save_memory':
+      return options.memory && createSaveMemoryTool(options.memory);
   }
 }
 
@@ -74,7 +92,8 @@ function isBuiltinName(name: string): name is BuiltinToolName {
 }
 
 /**
- * Builds gemini-cli's built-in tools. `'all'` gives every tool; `'read-only'` the ones whose kind never
+ * Builds gemini-cli's built-in tools (`google_web_search` and `save_memory` only when `options` say how they reach
+ * the model and the memory files). `'all'` gives every tool; `'read-only'` the ones whose kind never
  * changes anything (read, search, fetch); a list picks by name (legacy `search_file_content` accepted);
  * `false` gives none. Approval of edit and execute tools is the policy's job, by `kind`.
  *
@@ -85,10 +104,13 @@ export function createBuiltinTools(
   options: BuiltinToolOptions = {},
 ): AgentTool[] {
   if (selection === false) return [];
-  if (selection === 'all') return BUILTIN_TOOL_NAMES.map((name) => build(name, options));
+  const buildAll = (names: readonly BuiltinToolName[]): AgentTool[] =>
+    names.flatMap((name) => build(name, options) ?? []);
+  if (selection === 'all') return buildAll(BUILTIN_TOOL_NAMES);
   if (selection === 'read-only') {
-    return BUILTIN_TOOL_NAMES.map((name) => build(name, options)).filter((tool) =>
-      READ_ONLY_KINDS.has(tool.kind),
+    // save_memory is gemini-cli's kind `think`, but it writes a file.
+    return buildAll(BUILTIN_TOOL_NAMES).filter(
+      (tool) => READ_ONLY_KINDS.has(tool.kind) && tool.name !== 'save_memory',
     );
   }
   if (!Array.isArray(selection)) {
@@ -112,5 +134,5 @@ export function createBuiltinTools(
         `Valid names: ${BUILTIN_TOOL_NAMES.join(', ')}.`,
     );
   }
-  return names.map((name) => build(name, options));
+  return buildAll(names);
 }
