@@ -1,13 +1,13 @@
 /**
  * P3 client, baseline: a hand-written loop on the bare @google/genai client, sending the same requests as our
- * session (same model, system instruction, tool declarations and generation config, captured from our session's
- * first request) to the same kind of FakeGeminiServer process. Prints the same JSON line as p3-ours.mjs.
+ * session (same model, system instruction, tool declarations, generation config and first user turn, captured
+ * from our session's first request) to the same kind of FakeGeminiServer process. Prints the same JSON line as p3-ours.mjs.
  * argv: baseUrl rounds shapeFile
  */
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
 import { GoogleGenAI } from '@google/genai';
-import { PROMPT, tickAction } from './p3-shared.mjs';
+import { tickAction } from './p3-shared.mjs';
 
 const [baseUrl, roundsArg, shapeFile] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -24,7 +24,8 @@ const actions = { tick: (args) => tickAction(args.i) };
 
 const cpu0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
-const contents = [{ role: 'user', parts: [{ text: PROMPT }] }];
+// The first user turn exactly as our session sent it (its <session_context> part, then the prompt).
+const contents = [...shape.body.contents];
 let calls = 0;
 let finished = false;
 for (let turn = 0; turn <= rounds + 5; turn++) {
