@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BENCH, ROOT, distHas, lastJsonLine, tempDir } from '../lib/env.mjs';
 import { measure } from '../lib/proc-tree.mjs';
 import { fmt, round, summarize } from '../lib/stats.mjs';
+import { pairedRatios } from '../lib/paired.mjs';
 
 export const id = 'P10';
 export const title = 'Telemetry overhead per tool round';
@@ -19,7 +20,8 @@ export async function run(ctx) {
     return { skipped: 'telemetry (dist/telemetry) has not landed' };
   const dir = tempDir('h8-p10-');
   const env = { ...process.env, GEMINI_CLI_HOME: dir };
-  const reps = ctx.runs(15);
+  // 60 runs per variant: the goals are a few per cent, and one 200-round run is ~35 ms on an idle machine.
+  const reps = ctx.runs(60);
   const args = [join(BENCH, 'children', 'p10-telemetry.mjs'), String(ROUNDS), String(reps)];
   const r = await measure(process.execPath, args, { cwd: ROOT, env, timeoutMs: 600_000 });
   const out = lastJsonLine(r.stdout);
@@ -30,10 +32,16 @@ export async function run(ctx) {
   const ratio = (k) => s[k].median / base;
   const perRound = (k) => (s[k].median - base) / ROUNDS;
   const met = ratio('no-op provider') <= 1.05;
+  const paired = (k) => pairedRatios(out.samples[k], out.samples.off);
+  const noise = (k) => {
+    const p = paired(k);
+    return `${round(p.median, 3)}× (${round(p.q1, 3)}–${round(p.q3, 3)})`;
+  };
   const row = (name, k, goal) => [
     name,
     fmt(s[k], 'ms', 0),
     `${round(ratio(k), 3)}×`,
+    k === 'off' ? '—' : noise(k),
     `${perRound(k) >= 0 ? '+' : ''}${round(perRound(k) * 1000, 1)} µs`,
     goal,
   ];
@@ -47,11 +55,19 @@ export async function run(ctx) {
       rounds: ROUNDS,
       reps,
       ratios: { noop: round(ratio('no-op provider'), 4), recording: round(ratio('recording'), 4) },
+      pairedRatios: { noop: paired('no-op provider'), recording: paired('recording') },
       ...s,
     },
     tables: [
       {
-        headers: ['agent', `loop CPU, ${ROUNDS} rounds`, 'vs off', 'per round', 'goal'],
+        headers: [
+          'agent',
+          `loop CPU, ${ROUNDS} rounds`,
+          'vs off',
+          'paired ratio, median (q1–q3)',
+          'per round',
+          'goal',
+        ],
         rows: [
           row('telemetry off (no feature)', 'off', '—'),
           row('telemetry on, no SDK registered', 'no-op provider', '≤ 1.05×'),
@@ -61,7 +77,7 @@ export async function run(ctx) {
     ],
     commands: [`node bench/children/p10-telemetry.mjs ${ROUNDS} ${reps}`],
     notes: [
-      `One client process runs every variant (${reps} runs each, interleaved with a rotating order, after one warm-up run each); the figure is the median of process.cpuUsage() around each ${ROUNDS}-round sendStream.`,
+      `One client process runs every variant (${reps} runs each, interleaved with a rotating order, after one warm-up run each); the figure is the median of process.cpuUsage() around each ${ROUNDS}-round sendStream. The paired ratio divides each run by the telemetry-off run of the same repetition; its quartiles are the noise of the comparison.`,
       'With telemetry off (enabled: false, or @opentelemetry/api not installed) the agent has no telemetry feature, so no interceptor runs: the same loop as before telemetry existed.',
     ],
   };

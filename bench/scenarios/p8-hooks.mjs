@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { BENCH, ROOT, distHas, lastJsonLine, tempDir } from '../lib/env.mjs';
 import { measure } from '../lib/proc-tree.mjs';
 import { fmt, round, summarize } from '../lib/stats.mjs';
+import { pairedRatios } from '../lib/paired.mjs';
 
 export const id = 'P8';
 export const title = 'Hooks overhead per tool round';
@@ -21,7 +22,8 @@ export async function run(ctx) {
     return { skipped: 'hooks (dist/hooks) have not landed' };
   const dir = tempDir('h8-p8-');
   const env = { ...process.env, GEMINI_CLI_HOME: dir };
-  const reps = ctx.runs(15);
+  // 60 runs per variant: the goals are a few per cent, and one 200-round run is ~35 ms on an idle machine.
+  const reps = ctx.runs(60);
   const commandReps = Math.max(1, Math.min(3, reps));
   const args = [
     join(BENCH, 'children', 'p8-hooks.mjs'),
@@ -38,10 +40,16 @@ export async function run(ctx) {
   const ratio = (k) => s[k].median / base;
   const perRound = (k) => (s[k].median - base) / ROUNDS;
   const met = ratio('unrelated') <= 1.02 && ratio('before-tool') <= 1.05;
+  const paired = (k) => pairedRatios(out.samples[k], out.samples.none);
+  const noise = (k) => {
+    const p = paired(k);
+    return `${round(p.median, 3)}× (${round(p.q1, 3)}–${round(p.q3, 3)})`;
+  };
   const row = (name, k, goal) => [
     name,
     fmt(s[k], 'ms', 0),
     `${round(ratio(k), 3)}×`,
+    k === 'none' ? '—' : noise(k),
     `${perRound(k) >= 0 ? '+' : ''}${round(perRound(k) * 1000, 1)} µs`,
     goal,
   ];
@@ -59,11 +67,19 @@ export async function run(ctx) {
         beforeTool: round(ratio('before-tool'), 4),
         command: round(ratio('command'), 2),
       },
+      pairedRatios: { unrelated: paired('unrelated'), beforeTool: paired('before-tool') },
       ...s,
     },
     tables: [
       {
-        headers: ['agent', `loop CPU, ${ROUNDS} rounds`, 'vs no hooks', 'per round', 'goal'],
+        headers: [
+          'agent',
+          `loop CPU, ${ROUNDS} rounds`,
+          'vs no hooks',
+          'paired ratio, median (q1–q3)',
+          'per round',
+          'goal',
+        ],
         rows: [
           row('no hooks', 'none', '—'),
           row('a SessionEnd hook only', 'unrelated', '≤ 1.02×'),
@@ -74,7 +90,7 @@ export async function run(ctx) {
     ],
     commands: [`node bench/children/p8-hooks.mjs ${ROUNDS} ${reps} ${commandReps}`],
     notes: [
-      `One client process runs every variant (${reps} runs each, interleaved with a rotating order, after one warm-up run each); the figure is the median of process.cpuUsage() around each ${ROUNDS}-round sendStream.`,
+      `One client process runs every variant (${reps} runs each, interleaved with a rotating order, after one warm-up run each); the figure is the median of process.cpuUsage() around each ${ROUNDS}-round sendStream. The paired ratio divides each run by the no-hooks run of the same repetition; its quartiles are the noise of the comparison.`,
       'The model is an in-process ContentGenerator answering each call with a prebuilt chunk, and nothing is persisted, so what is left is the loop and the hooks.',
       'An agent with no hooks registered has no hooks feature at all; with hooks only for other events, the feature adds no interceptor to the tool round.',
     ],
