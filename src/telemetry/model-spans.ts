@@ -59,6 +59,7 @@ export async function traceModelCall(
   next: (call?: ModelCall) => Promise<ModelResponseStream>,
 ): Promise<ModelResponseStream> {
   const state = recorder.turn(call.ctx.sessionId);
+  if (state?.inert === true) return next();
   const { span } = recorder.start(
     `chat ${call.request.model}`,
     'client',

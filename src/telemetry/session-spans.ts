@@ -17,6 +17,11 @@ export interface TurnState {
   readonly context: Context;
   /** True for `resolveApprovals` (the turn runs calls a human decided on). */
   readonly resumed: boolean;
+  /**
+   * True when the tracer is OpenTelemetry's no-op one (no SDK registered, no parent span): the turn's span neither
+   * records nor carries a trace, so its model and tool calls make no spans either and run as without telemetry.
+   */
+  readonly inert: boolean;
   /** The open `chat` span, if a model call is streaming. */
   chat: Span | undefined;
   readonly tools: Map<string, ToolSpan>;

@@ -75,6 +75,7 @@ export async function traceToolDecision(
   next: (check?: ToolCheck) => Promise<ToolDecision>,
 ): Promise<ToolDecision> {
   const state = recorder.turn(check.ctx.sessionId);
+  if (state?.inert === true) return next();
   const entry = openToolSpan(recorder, state, check.request, check.ctx.sessionId, check.tool);
   let decision: ToolDecision;
   try {
@@ -110,6 +111,7 @@ export async function traceToolRun(
   next: (run?: ToolRun) => Promise<ToolResult>,
 ): Promise<ToolResult> {
   const state = recorder.turn(run.ctx.sessionId);
+  if (state?.inert === true) return next();
   let entry = state?.tools.get(run.request.callId);
   if (entry === undefined) {
     // A call a human approved with resolveApprovals (or a hand-over): no decision ran in this turn.

@@ -90,11 +90,13 @@ export function traceTurn(
       },
       outer?.context,
     );
+    const inert = !span.isRecording() && !recorder.api.trace.isSpanContextValid(span.spanContext());
     const state: TurnState = {
       sessionId,
       span,
       context,
       resumed: turn.prompt === undefined,
+      inert,
       chat: undefined,
       tools: new Map(),
       asked: new Map(),
@@ -105,6 +107,15 @@ export function traceTurn(
       outputTokens: 0,
     };
     recorder.setTurn(sessionId, state);
+    if (inert) {
+      try {
+        yield* next();
+      } finally {
+        span.end();
+        recorder.setTurn(sessionId, outer);
+      }
+      return;
+    }
     recorder.content(span, ATTR.inputMessages, promptMessages(turn));
     const output: string[] = [];
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { context } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   InMemorySpanExporter,
@@ -307,6 +307,44 @@ describe('OpenTelemetry spans (in-memory exporter)', () => {
       (s) => s.name.startsWith('chat ') && parentOf(s) === helper.spanContext().spanId,
     );
     expect(innerChat).toBeDefined();
+  });
+
+  it('on the no-op global provider a turn makes no spans; a provider registered later records the next turn', async () => {
+    const { provider, exporter } = tracing();
+    const model = new ScriptedModel([
+      callTurn({ name: 'word_count', args: { text: 'a b' } }),
+      textTurn('two'),
+      callTurn({ name: 'word_count', args: { text: 'a b c' } }),
+      textTurn('three'),
+    ]);
+    await using agent = new GeminiCliAgent({
+      contentGenerator: model,
+      tools: [wordCount],
+      builtinTools: false,
+      persist: false,
+      telemetry: {},
+    });
+    const session = agent.session();
+    const first = await drain(session.sendStream('count a b'));
+    expect(first.filter((e) => e.type === 'tool_call_response')).toHaveLength(1);
+    expect(first.some((e) => e.type === 'error')).toBe(false);
+    trace.setGlobalTracerProvider(provider);
+    try {
+      await drain(session.sendStream('count a b c'));
+      await provider.forceFlush();
+      const spans = exporter.getFinishedSpans();
+      const turn = one(spans, 'invoke_agent gemini-agent');
+      expect(byName(spans, 'execute_tool word_count').map(parentOf)).toEqual([
+        turn.spanContext().spanId,
+      ]);
+      expect(spans.filter((s) => s.name.startsWith('chat ')).map(parentOf)).toEqual([
+        turn.spanContext().spanId,
+        turn.spanContext().spanId,
+      ]);
+    } finally {
+      trace.disable();
+    }
+    model.assertComplete();
   });
 
   it('enabled: false adds no feature; a bad option is a ConfigurationError naming the key', async () => {
