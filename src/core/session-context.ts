@@ -77,6 +77,58 @@ export interface SessionContextSource {
   session: SessionHandle;
 }
 
+let secondStart = -1;
+let secondPrefix = '';
+
+/** `new Date(now).toISOString()`, with the part up to the second formatted once per second (it is on every context). */
+export function isoTimestamp(now: number = Date.now()): string {
+  const ms = now % 1000;
+  const second = now - ms;
+  if (second !== secondStart) {
+    secondStart = second;
+    secondPrefix = new Date(second).toISOString().slice(0, 19);
+  }
+  return `${secondPrefix}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
+/**
+ * A fresh context: plain fields, and `transcript` as an accessor on the prototype (an object literal with a getter
+ * allocates the accessor for every context, and the loop makes several per tool round).
+ */
+class FreshSessionContext implements SessionContext {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly timestamp: string;
+  readonly fs: SandboxFilesystem;
+  readonly shell: SandboxShell;
+  readonly agent: AgentHandle;
+  readonly session: SessionHandle;
+  readonly signal: AbortSignal;
+  readonly #history: readonly Content[];
+  readonly #length: number;
+  /** The transcript once read (private fields stay writable on a frozen object). */
+  #copy: readonly Content[] | undefined;
+
+  constructor(source: SessionContextSource, signal: AbortSignal) {
+    this.sessionId = source.sessionId;
+    this.cwd = source.cwd;
+    this.timestamp = isoTimestamp();
+    this.fs = source.fs;
+    this.shell = source.shell;
+    this.agent = source.agent;
+    this.session = source.session;
+    this.signal = signal;
+    this.#history = source.history;
+    this.#length = source.history.length;
+    Object.freeze(this);
+  }
+
+  get transcript(): readonly Content[] {
+    this.#copy ??= Object.freeze(structuredClone(this.#history.slice(0, this.#length)));
+    return this.#copy;
+  }
+}
+
 /**
  * Builds a fresh, frozen {@link SessionContext}: timestamp now, the given signal, and a `transcript` of the
  * history as it is now. The transcript is copied lazily (on first access, then cached), because most contexts
@@ -87,21 +139,5 @@ export function createSessionContext(
   source: SessionContextSource,
   signal: AbortSignal,
 ): SessionContext {
-  const { history } = source;
-  const length = history.length;
-  let transcript: readonly Content[] | undefined;
-  return Object.freeze({
-    sessionId: source.sessionId,
-    get transcript(): readonly Content[] {
-      transcript ??= Object.freeze(structuredClone(history.slice(0, length)));
-      return transcript;
-    },
-    cwd: source.cwd,
-    timestamp: new Date().toISOString(),
-    fs: source.fs,
-    shell: source.shell,
-    agent: source.agent,
-    session: source.session,
-    signal,
-  });
+  return new FreshSessionContext(source, signal);
 }

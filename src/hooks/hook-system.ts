@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type { SessionContext } from '../core/session-context.js';
+import { isoTimestamp, type SessionContext } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import { geminiGlobalDir, slugifyProjectName } from '../sessions/session-paths.js';
@@ -39,20 +39,6 @@ export function plansDirFor(scope: HookScope): string {
       ? dirname(dirname(transcriptPath))
       : join(geminiGlobalDir(), 'tmp', slugifyProjectName(ctx.cwd));
   return join(projectTemp, ctx.sessionId, 'plans');
-}
-
-let secondStart = -1;
-let secondPrefix = '';
-
-/** `new Date().toISOString()`, with the part up to the second formatted once per second (it is on every event). */
-export function isoTimestamp(now: number = Date.now()): string {
-  const ms = now % 1000;
-  const second = now - ms;
-  if (second !== secondStart) {
-    secondStart = second;
-    secondPrefix = new Date(second).toISOString().slice(0, 19);
-  }
-  return `${secondPrefix}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
 /** Plans, runs and merges the hooks of one agent for each event (see {@link executeHooks}). */

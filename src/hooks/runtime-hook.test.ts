@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionContext } from '../core/session-context.js';
 import type { HookInput } from './hook-types.js';
-import { isoTimestamp } from './hook-system.js';
+import { isoTimestamp } from '../core/session-context.js';
 import { runRuntimeHook } from './runtime-hook.js';
 
 const input = { hook_event_name: 'SessionEnd', reason: 'exit' } as unknown as HookInput;
