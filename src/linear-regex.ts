@@ -1,4 +1,15 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
+
+/**
+ * The `re2js` engine, loaded when the first pattern with metacharacters is compiled rather than when the SDK is
+ * imported (goal P2: most sessions compile none). `require` keeps {@link compileLinearRegex} synchronous.
+ */
+let engine: typeof RE2JS | undefined;
+function re2(): typeof RE2JS {
+  engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
 
 /**
  * A regular expression compiled for a linear-time engine (`re2js`, RE2 semantics): matching never
@@ -48,7 +59,8 @@ function compile(source: string, options: LinearRegexOptions): LinearRegex {
   }
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    const RE2 = re2();
+    compiled = RE2.compile(source, options.ignoreCase ? RE2.CASE_INSENSITIVE : 0);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(

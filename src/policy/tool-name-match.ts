@@ -1,4 +1,3 @@
-import { compileLinearRegex } from '../linear-regex.js';
 /** Prefix of every MCP tool name: `mcp_<server>_<tool>`. */
 export const MCP_PREFIX = 'mcp_';
 
@@ -25,15 +24,32 @@ export function formatMcpToolName(server: string, tool: string | undefined): str
   return `${MCP_PREFIX}${server}_${tool}`;
 }
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A matcher for a rule's tool name: exact, `*` for everything, or a pattern where `*` matches any characters. */
+/**
+ * A matcher for a rule's tool name: exact, `*` for everything, or a pattern where `*` matches any characters
+ * (newlines included). Matched without a regular expression: the first literal piece must start the name, the
+ * last must end it, and the ones between are found left to right (the leftmost occurrence of each is always a
+ * valid choice for `*`-only patterns), so `a*a*a*…` from a user file costs time linear in the pieces' lengths
+ * times the name's, with no backtracking.
+ */
 export function toolNameMatcher(pattern: string): (toolName: string) => boolean {
   if (pattern === '*') return () => true;
   if (!pattern.includes('*')) return (toolName) => toolName === pattern;
-  // Rule names come from user files: matched on the linear-time engine (`a*a*a*…` cannot backtrack).
-  const regex = compileLinearRegex(`(?s)^${pattern.split('*').map(escapeRegex).join('.*')}$`);
-  return (toolName) => regex.test(toolName);
+  const pieces = pattern.split('*');
+  const first = pieces[0] ?? '';
+  const last = pieces[pieces.length - 1] ?? '';
+  const middle = pieces.slice(1, -1).filter((piece) => piece !== '');
+  const fixed = first.length + last.length;
+  return (toolName) => {
+    if (toolName.length < fixed || !toolName.startsWith(first) || !toolName.endsWith(last)) {
+      return false;
+    }
+    const end = toolName.length - last.length;
+    let at = first.length;
+    for (const piece of middle) {
+      const found = toolName.indexOf(piece, at);
+      if (found === -1 || found + piece.length > end) return false;
+      at = found + piece.length;
+    }
+    return true;
+  };
 }

@@ -1,5 +1,14 @@
 import { basename } from 'node:path';
-import { createPatch, structuredPatch, type StructuredPatch } from 'diff';
+import { createRequire } from 'node:module';
+import type * as Diff from 'diff';
+import type { StructuredPatch } from 'diff';
+
+/** The `diff` package, loaded on the first file change described rather than when the SDK is imported (goal P2). */
+let diffModule: typeof Diff | undefined;
+function diff(): typeof Diff {
+  diffModule ??= createRequire(import.meta.url)('diff') as typeof Diff;
+  return diffModule;
+}
 import type { DiffStat, FileDiff } from '../../events.js';
 
 /** gemini-cli's `DEFAULT_DIFF_OPTIONS`: 3 lines of context, whitespace significant. */
@@ -40,10 +49,18 @@ export function diffStat(
   written: string,
 ): DiffStat {
   const model = countChanges(
-    structuredPatch(fileName, fileName, before, proposed, 'Current', 'Proposed', DIFF_OPTIONS),
+    diff().structuredPatch(
+      fileName,
+      fileName,
+      before,
+      proposed,
+      'Current',
+      'Proposed',
+      DIFF_OPTIONS,
+    ),
   );
   const user = countChanges(
-    structuredPatch(fileName, fileName, proposed, written, 'Proposed', 'User', DIFF_OPTIONS),
+    diff().structuredPatch(fileName, fileName, proposed, written, 'Proposed', 'User', DIFF_OPTIONS),
   );
   return {
     model_added_lines: model.added,
@@ -71,7 +88,7 @@ export function fileDiff(
   const fileName = basename(filePath);
   const old = before ?? '';
   return {
-    fileDiff: createPatch(fileName, old, after, labels[0], labels[1], DIFF_OPTIONS),
+    fileDiff: diff().createPatch(fileName, old, after, labels[0], labels[1], DIFF_OPTIONS),
     fileName,
     filePath,
     originalContent: before,

@@ -1,5 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import ipaddr from 'ipaddr.js';
+import { createRequire } from 'node:module';
+import type * as IpAddr from 'ipaddr.js';
+
+/** `ipaddr.js`, loaded on the first address checked (web_fetch) rather than when the SDK is imported (goal P2). */
+let ipaddrModule: typeof IpAddr | undefined;
+function ipaddr(): typeof IpAddr {
+  ipaddrModule ??= createRequire(import.meta.url)('ipaddr.js') as typeof IpAddr;
+  return ipaddrModule;
+}
 
 /** Resolves a host name to its addresses (injectable for tests; default: the system resolver). */
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -15,14 +23,14 @@ export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all:
  * input is blocked too.
  */
 export function isBlockedAddress(address: string): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  let parsed: IpAddr.IPv4 | IpAddr.IPv6;
   try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    parsed = ipaddr().parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
   } catch {
     return true;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6' && (parsed as IpAddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as IpAddr.IPv6).toIPv4Address();
   }
   return parsed.range() !== 'unicast';
 }
@@ -72,7 +80,7 @@ export async function resolveAllowedAddress(
   const host = hostOf(url);
   if (host === undefined) throw new Error(`Invalid URL: ${url}`);
   if (isLocalHostName(host)) throw blockedError(url);
-  if (ipaddr.isValid(host)) {
+  if (ipaddr().isValid(host)) {
     if (blocked(host)) throw blockedError(url);
     return { address: host, family: host.includes(':') ? 6 : 4 };
   }
