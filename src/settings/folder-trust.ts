@@ -87,7 +87,7 @@ export function readTrustedFolders(file: string): Map<string, TrustLevel> {
       { cause: error },
     );
   }
-  const { value, lines } = parseJsonc(text, file);
+  const { value, lineOf } = parseJsonc(text, file);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SettingsFileError(
       `Error in ${file}: Trusted folders file is not a valid JSON object. Write {"<folder path>": "TRUST_FOLDER"}.`,
@@ -97,7 +97,7 @@ export function readTrustedFolders(file: string): Map<string, TrustLevel> {
   for (const [path, level] of Object.entries(value)) {
     const parsed = TrustLevel.safeParse(level);
     if (!parsed.success) {
-      const line = lines.get(JSON.stringify([path]));
+      const line = lineOf([path]);
       throw new SettingsFileError(
         `Error in ${file}${line === undefined ? '' : ` (line ${line})`}: Invalid trust level ${JSON.stringify(level)} for path "${path}". Possible values are: TRUST_FOLDER, TRUST_PARENT, DO_NOT_TRUST.`,
         { file, ...(line === undefined ? {} : { line }) },

@@ -1,10 +1,13 @@
 import { SettingsFileError } from './settings-errors.js';
 
-/** A parsed JSON-with-comments document and the 1-based line where each value starts. */
+/** A parsed JSON-with-comments document, and the 1-based line where each of its values starts. */
 export interface JsoncDocument {
   value: unknown;
-  /** Line of each value, keyed by {@link pathKey} of its path (`[]` is the root). */
-  lines: ReadonlyMap<string, number>;
+  /**
+   * Line of the value at `path` (`[]` is the root; keys and list indices as in the value), or undefined when the
+   * document has no value there.
+   */
+  lineOf(path: ReadonlyArray<string | number>): number | undefined;
 }
 
 /**
@@ -13,9 +16,13 @@ export interface JsoncDocument {
  */
 export const MAX_JSONC_DEPTH = 100;
 
-/** The key under which {@link JsoncDocument.lines} stores a path. */
-export function pathKey(path: ReadonlyArray<string | number>): string {
-  return JSON.stringify(path);
+/**
+ * Where the members of one object or list start: one offset per member (not an object per value, so a 5 MB list
+ * costs numbers, not allocations), and the same for the members that are objects or lists themselves.
+ */
+interface Positions {
+  readonly members: Map<string, number> | number[];
+  readonly nested: Map<string | number, Positions>;
 }
 
 /**
@@ -33,34 +40,51 @@ export function parseJsonc(text: string, file: string): JsoncDocument {
 
 class Parser {
   private pos = 0;
-  private readonly lines = new Map<string, number>();
-  /** Offsets of the newlines, ascending (for line numbers by binary search). */
-  private readonly newlines: number[] = [];
+  /** Offsets of the newlines, ascending (for line numbers by binary search), found on first use. */
+  private newlineOffsets: number[] | undefined;
+  /** Positions of the members of the object or list the last {@link value} call parsed (undefined: neither). */
+  private lastPositions: Positions | undefined;
 
   constructor(
     private readonly text: string,
     private readonly file: string,
-  ) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.newlines.push(i);
-  }
+  ) {}
 
   document(): JsoncDocument {
     this.skip();
     if (this.pos >= this.text.length) this.fail('the file is empty; write {} for no settings');
-    const value = this.value([]);
+    const rootOffset = this.pos;
+    const value = this.value(0);
+    const root = this.lastPositions;
     this.skip();
     if (this.pos < this.text.length)
       this.fail(`unexpected ${this.describe()} after the end of the JSON value`);
-    return { value, lines: this.lines };
+    return {
+      value,
+      lineOf: (path) => {
+        if (path.length === 0) return this.lineAt(rootOffset);
+        let node = root;
+        for (let i = 0; i < path.length - 1 && node !== undefined; i++) {
+          node = node.nested.get(memberKey(node, path[i] as string | number));
+        }
+        if (node === undefined) return undefined;
+        const key = memberKey(node, path[path.length - 1] as string | number);
+        const offset = Array.isArray(node.members)
+          ? node.members[key as number]
+          : node.members.get(key as string);
+        return offset === undefined ? undefined : this.lineAt(offset);
+      },
+    };
   }
 
-  private value(path: Array<string | number>): unknown {
-    this.lines.set(pathKey(path), this.lineAt(this.pos));
+  /** The value at `pos`, `depth` levels down. */
+  private value(depth: number): unknown {
+    this.lastPositions = undefined;
     const ch = this.text[this.pos];
-    if ((ch === '{' || ch === '[') && path.length >= MAX_JSONC_DEPTH)
+    if ((ch === '{' || ch === '[') && depth >= MAX_JSONC_DEPTH)
       this.fail(`objects and lists nest deeper than ${MAX_JSONC_DEPTH} levels here`);
-    if (ch === '{') return this.object(path);
-    if (ch === '[') return this.array(path);
+    if (ch === '{') return this.object(depth);
+    if (ch === '[') return this.array(depth);
     if (ch === '"') return this.string();
     if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.number();
     for (const [word, result] of [
@@ -77,12 +101,15 @@ class Parser {
     return this.fail(`expected a value but found ${this.describe()}`);
   }
 
-  private object(path: Array<string | number>): Record<string, unknown> {
+  private object(depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    const members = new Map<string, number>();
+    const positions: Positions = { members, nested: new Map() };
     this.pos++;
     this.skip();
     if (this.text[this.pos] === '}') {
       this.pos++;
+      this.lastPositions = positions;
       return out;
     }
     for (;;) {
@@ -100,7 +127,10 @@ class Parser {
         this.fail(`expected ":" after "${key}" but found ${this.describe()}`);
       this.pos++;
       this.skip();
-      const value = this.value([...path, key]);
+      members.set(key, this.pos);
+      const value = this.value(depth + 1);
+      if (this.lastPositions === undefined) positions.nested.delete(key);
+      else positions.nested.set(key, this.lastPositions);
       Object.defineProperty(out, key, {
         value,
         enumerable: true,
@@ -110,7 +140,10 @@ class Parser {
       this.skip();
       const next = this.text[this.pos];
       this.pos++;
-      if (next === '}') return out;
+      if (next === '}') {
+        this.lastPositions = positions;
+        return out;
+      }
       if (next !== ',') {
         this.pos--;
         this.fail(`expected "," or "}" after the value of "${key}" but found ${this.describe()}`);
@@ -118,22 +151,31 @@ class Parser {
     }
   }
 
-  private array(path: Array<string | number>): unknown[] {
+  private array(depth: number): unknown[] {
     const out: unknown[] = [];
+    const members: number[] = [];
+    const positions: Positions = { members, nested: new Map() };
     this.pos++;
     this.skip();
     if (this.text[this.pos] === ']') {
       this.pos++;
+      this.lastPositions = positions;
       return out;
     }
     for (;;) {
       this.skip();
       if (this.text[this.pos] === ']') this.fail('trailing comma before "]" (JSON allows none)');
-      out.push(this.value([...path, out.length]));
+      members.push(this.pos);
+      out.push(this.value(depth + 1));
+      if (this.lastPositions !== undefined)
+        positions.nested.set(out.length - 1, this.lastPositions);
       this.skip();
       const next = this.text[this.pos];
       this.pos++;
-      if (next === ']') return out;
+      if (next === ']') {
+        this.lastPositions = positions;
+        return out;
+      }
       if (next !== ',') {
         this.pos--;
         this.fail(`expected "," or "]" in the list but found ${this.describe()}`);
@@ -143,18 +185,27 @@ class Parser {
 
   private string(): string {
     const start = this.pos;
+    const text = this.text;
+    // Plain: no escape and no control character, so the characters between the quotes are the string.
+    let plain = true;
     this.pos++;
     for (;;) {
-      const ch = this.text[this.pos];
-      if (ch === undefined || ch === '\n') {
+      const code = text.charCodeAt(this.pos);
+      if (Number.isNaN(code) || code === 10) {
         this.pos = start;
         this.fail('unterminated string');
       }
-      if (ch === '\\') this.pos += 2;
-      else if (ch === '"') break;
-      else this.pos++;
+      if (code === 92) {
+        plain = false;
+        this.pos += 2;
+      } else if (code === 34) break;
+      else {
+        if (code < 32) plain = false;
+        this.pos++;
+      }
     }
     this.pos++;
+    if (plain) return text.slice(start + 1, this.pos - 1);
     try {
       return JSON.parse(this.text.slice(start, this.pos)) as string;
     } catch {
@@ -192,11 +243,18 @@ class Parser {
 
   /** 1-based line of an offset: one more than the number of newlines before it. */
   private lineAt(pos: number): number {
+    let newlines = this.newlineOffsets;
+    if (newlines === undefined) {
+      newlines = [];
+      const text = this.text;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines.push(i);
+      this.newlineOffsets = newlines;
+    }
     let low = 0;
-    let high = this.newlines.length;
+    let high = newlines.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
-      if ((this.newlines[mid] ?? 0) < pos) low = mid + 1;
+      if ((newlines[mid] ?? 0) < pos) low = mid + 1;
       else high = mid;
     }
     return low + 1;
@@ -210,4 +268,9 @@ class Parser {
       { file: this.file, line, column },
     );
   }
+}
+
+/** The key of `part` in a member table: list indices as numbers, object keys as strings. */
+function memberKey(node: Positions, part: string | number): string | number {
+  return Array.isArray(node.members) ? Number(part) : String(part);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { expandEnvVars, type Environment } from './env-expansion.js';
-import { parseJsonc, pathKey } from './jsonc.js';
+import { parseJsonc } from './jsonc.js';
 import { KNOWN_SETTINGS, type KnownSettingsTree } from './known-settings.js';
 import { SettingsFileError } from './settings-errors.js';
 import { Settings } from './settings-schema.js';
@@ -48,7 +48,7 @@ export function readSettingsFile(file: string, env: Environment): ParsedSettings
       { cause: error },
     );
   }
-  const { value, lines } = parseJsonc(text, file);
+  const { value, lineOf } = parseJsonc(text, file);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SettingsFileError(
       `Error in ${file}: Settings file is not a valid JSON object. Write the settings inside { }.`,
@@ -56,8 +56,6 @@ export function readSettingsFile(file: string, env: Environment): ParsedSettings
     );
   }
   const warnings: SettingsWarning[] = [];
-  const lineOf = (path: ReadonlyArray<string | number>): number | undefined =>
-    lines.get(pathKey(path));
   const expanded = expandEnvVars(value as Record<string, unknown>, env);
   for (const path of unknownKeys(expanded, KNOWN_SETTINGS, [])) {
     warnings.push(warning(file, lineOf(path), path, 'is not a gemini-cli setting; it is ignored.'));
@@ -113,8 +111,10 @@ function* unknownKeys(
 }
 
 /**
- * Validates against {@link Settings}; the first value that fails is reported and removed, and the rest is
- * validated again (each round removes one value, so this ends; list indices stay right).
+ * Validates against {@link Settings}; every value that fails is reported and removed, and the rest is validated
+ * again (checks that only run once the others pass may fail then). All the issues of one pass are removed at
+ * once, so a file with 100,000 bad list items costs two passes, not 100,000; the paths, list indices and lines in
+ * the warnings are those of the file.
  */
 function validate(
   value: Record<string, unknown>,
@@ -126,15 +126,41 @@ function validate(
   for (;;) {
     const result = Settings.safeParse(current);
     if (result.success) return result.data;
-    const issue = result.error.issues[0];
-    if (issue === undefined) return {};
-    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-    warnings.push(
-      warning(file, lineOf(path), path, `${describeIssue(issue)}; the value is ignored.`),
-    );
+    const failed = new Map<string, ReadonlyArray<string | number>>();
+    for (const issue of result.error.issues) {
+      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      const key = JSON.stringify(path);
+      if (failed.has(key)) continue;
+      failed.set(key, path);
+      warnings.push(
+        warning(file, lineOf(path), path, `${describeIssue(issue)}; the value is ignored.`),
+      );
+    }
     current = structuredClone(current);
-    removePath(current, path);
+    let removed = 0;
+    for (const path of [...failed.values()].sort(deeperAndLaterFirst)) {
+      if (removePath(current, path)) removed++;
+    }
+    if (removed === 0) return {};
   }
+}
+
+/**
+ * Order for removing several paths from one document: later list items before earlier ones (so the indices of
+ * the rest stay right) and a value's members before the value itself.
+ */
+function deeperAndLaterFirst(
+  a: ReadonlyArray<string | number>,
+  b: ReadonlyArray<string | number>,
+): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as string | number;
+    const y = b[i] as string | number;
+    if (x === y) continue;
+    if (typeof x === 'number' && typeof y === 'number') return y - x;
+    return String(y) < String(x) ? -1 : 1;
+  }
+  return b.length - a.length;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -150,18 +176,26 @@ function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
 }
 
-function removePath(root: Record<string, unknown>, path: ReadonlyArray<string | number>): void {
+/** Removes the value at `path` (a list item is spliced out); false when there is none. */
+function removePath(root: Record<string, unknown>, path: ReadonlyArray<string | number>): boolean {
   if (path.length === 0) {
-    for (const key of Object.keys(root)) delete root[key];
-    return;
+    const keys = Object.keys(root);
+    for (const key of keys) delete root[key];
+    return keys.length > 0;
   }
   let node: unknown = root;
   for (const part of path.slice(0, -1)) {
-    if (typeof node !== 'object' || node === null) return;
+    if (typeof node !== 'object' || node === null) return false;
     node = (node as Record<string | number, unknown>)[part];
   }
-  if (typeof node !== 'object' || node === null) return;
+  if (typeof node !== 'object' || node === null) return false;
   const last = path[path.length - 1] as string | number;
-  if (Array.isArray(node) && typeof last === 'number') node.splice(last, 1);
-  else delete (node as Record<string | number, unknown>)[last];
+  if (Array.isArray(node) && typeof last === 'number') {
+    if (last >= node.length) return false;
+    node.splice(last, 1);
+    return true;
+  }
+  if (!Object.hasOwn(node, last)) return false;
+  delete (node as Record<string | number, unknown>)[last];
+  return true;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expandEnvVars, expandEnvVarsInString } from './env-expansion.js';
-import { parseJsonc, pathKey } from './jsonc.js';
+import { parseJsonc } from './jsonc.js';
 import { KNOWN_SETTINGS, type KnownSettingsTree } from './known-settings.js';
 import { mergeSettingsLayers, mergeStrategyFor } from './merge-settings.js';
 import { SettingsFileError } from './settings-errors.js';
@@ -12,8 +12,27 @@ describe('parseJsonc', () => {
       '{\n  // the model\n  "model": { "name": "x" /* inline */ },\n  "a//b": "c/*d*/"\n}\n';
     const doc = parseJsonc(text, 'f.json');
     expect(doc.value).toEqual({ model: { name: 'x' }, 'a//b': 'c/*d*/' });
-    expect(doc.lines.get(pathKey(['model', 'name']))).toBe(3);
-    expect(doc.lines.get(pathKey(['a//b']))).toBe(4);
+    expect(doc.lineOf(['model', 'name'])).toBe(3);
+    expect(doc.lineOf(['a//b'])).toBe(4);
+    expect(doc.lineOf([])).toBe(1);
+    expect(doc.lineOf(['model'])).toBe(3);
+    expect(doc.lineOf(['model', 'other'])).toBeUndefined();
+    expect(doc.lineOf(['a//b', 'deeper'])).toBeUndefined();
+  });
+
+  it('reports the line of list items, nested values and the last of duplicate keys', () => {
+    const text = '{\n"a": [\n  1,\n  {"b": [\n    true]}\n],\n"d": 1,\n"d": {\n"e": 2}\n}';
+    const doc = parseJsonc(text, 'f.json');
+    expect(doc.lineOf(['a'])).toBe(2);
+    expect(doc.lineOf(['a', 0])).toBe(3);
+    expect(doc.lineOf(['a', 1])).toBe(4);
+    expect(doc.lineOf(['a', 1, 'b', 0])).toBe(5);
+    expect(doc.lineOf(['a', 2])).toBeUndefined();
+    expect(doc.lineOf(['d'])).toBe(8);
+    expect(doc.lineOf(['d', 'e'])).toBe(9);
+    const replaced = parseJsonc('{"x": {"y": 1},\n"x": 2}', 'f.json');
+    expect(replaced.lineOf(['x'])).toBe(2);
+    expect(replaced.lineOf(['x', 'y'])).toBeUndefined();
   });
 
   it.each([

@@ -134,4 +134,25 @@ describe('settings.json', () => {
     expect(loaded.merged.tools?.allowed).toHaveLength(100_000);
     expect(loaded.warnings).toEqual([]);
   });
+
+  it('a file with 50,000 list items of the wrong type loads the valid ones, warning about each at its line', async () => {
+    const cwd = await tempProject();
+    const home = join(cwd, 'home');
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    // Every other entry is a number: 50,000 values to drop (one validation pass per dropped value never ends).
+    const allowed = Array.from({ length: 100_000 }, (_, i) => (i % 2 ? i : `read_file(${i})`));
+    const file = join(home, '.gemini', 'settings.json');
+    await writeFile(file, JSON.stringify({ tools: { allowed } }, null, 1));
+    const loaded = loadSettings({ cwd, home });
+    expect(loaded.merged.tools?.allowed).toHaveLength(50_000);
+    expect(loaded.merged.tools?.allowed?.[1]).toBe('read_file(2)');
+    expect(loaded.warnings).toHaveLength(50_000);
+    // JSON.stringify(…, null, 1): line 1 "{", 2 "tools", 3 "allowed", item i on line 4 + i.
+    expect(loaded.warnings[0]?.message).toBe(
+      `${file}:5: "tools.allowed[1]" must be a string; the value is ignored.`,
+    );
+    expect(loaded.warnings[49_999]?.message).toBe(
+      `${file}:100003: "tools.allowed[99999]" must be a string; the value is ignored.`,
+    );
+  });
 });
