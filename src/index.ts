@@ -250,11 +250,18 @@ export type {
 export { ExtensionManager } from './extensions/extension-manager.js';
 export type { AgentExtensionInfo, ExtensionListing } from './agent/agent-extensions.js';
 export type {
-  ExtensionInfo,
   ExtensionManagerOptions,
   ExtensionScope,
   InstallOptions,
+  UpdateAllResult,
 } from './extensions/extension-manager.js';
+export type { ExtensionInfo } from './extensions/extension-info.js';
+export type {
+  ExtensionUpdateCheck,
+  ExtensionUpdateInfo,
+  ExtensionUpdateState,
+  UpdateOptions,
+} from './extensions/extension-update.js';
 export {
   createExtensionFolder,
   validateExtensionFolder,

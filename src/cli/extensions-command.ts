@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { CliUsageError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
 import { ExitCode } from './exit-codes.js';
-import type { StdinLike } from './read-stdin.js';
+import { askConsent, LineReader } from './line-reader.js';
 import {
   EXTENSION_TEMPLATES,
   EXTENSION_INSTALL_WARNING,
@@ -11,6 +11,7 @@ import {
   loadSettings,
   validateExtensionFolder,
   type ExtensionInfo,
+  type ExtensionUpdateInfo,
 } from './sdk.js';
 
 /** The `gemini-agent extensions --help` text. */
@@ -24,6 +25,7 @@ Commands:
                                             Install from a local folder or a git URL (cloned with git).
   link <path> [--consent]                   Link a local folder: edits to it are live.
   uninstall <name|source>... | --all        Uninstall extensions.
+  update <name> | --all [--consent]         Update extensions from their source (git or local folder).
   enable [--scope user|workspace] <name>    Enable an extension (default: everywhere under your home folder).
   disable [--scope user|workspace] <name>   Disable an extension (default scope: user).
   new <path> [template]                     Create an extension folder (templates: ${EXTENSION_TEMPLATES.join(', ')}).
@@ -35,83 +37,6 @@ Options of install and link:
       --auto-update   Record that the extension should be updated automatically.
       --pre-release   Record that pre-releases may be installed.
 `;
-
-/** Reads stdin line by line across several questions (lines that arrive early wait for the next question). */
-class LineReader {
-  private buffer = '';
-  private ended = false;
-  private waiting: ((line: string | undefined) => void) | undefined;
-  private started = false;
-
-  constructor(private readonly stdin: StdinLike) {}
-
-  private start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.stdin.setEncoding('utf8');
-    this.stdin.on('data', (chunk) => {
-      this.buffer += chunk;
-      this.flush();
-    });
-    const end = () => {
-      this.ended = true;
-      this.flush();
-    };
-    this.stdin.on('end', end);
-    this.stdin.on('close', end);
-    this.stdin.on('error', end);
-  }
-
-  private flush(): void {
-    if (this.waiting === undefined) return;
-    const newline = this.buffer.indexOf('\n');
-    let line: string | undefined;
-    if (newline >= 0) {
-      line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-    } else if (this.ended) {
-      line = this.buffer === '' ? undefined : this.buffer;
-      this.buffer = '';
-    } else return;
-    const resolve = this.waiting;
-    this.waiting = undefined;
-    resolve(line);
-  }
-
-  /** The next line, or undefined at the end of input. */
-  next(): Promise<string | undefined> {
-    this.start();
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-      this.flush();
-    });
-  }
-
-  /** Stops reading (so a pipe left open does not keep the process alive). */
-  close(): void {
-    if (!this.started) return;
-    this.stdin.removeAllListeners();
-    this.stdin.pause();
-  }
-}
-
-/**
- * gemini-cli's question: the text, then `Do you want to continue? [Y/n]: `; an empty answer is yes. With no input at
- * all (closed stdin) the answer is no, and the error says to pass --consent.
- */
-function askConsent(io: CliIo, lines: LineReader): (text: string) => Promise<boolean> {
-  return async (text) => {
-    io.stderr(`${text}\n`);
-    io.stderr('Do you want to continue? [Y/n]: ');
-    const answer = await lines.next();
-    if (answer === undefined) {
-      io.stderr('\nNo answer on stdin; pass --consent to accept non-interactively.\n');
-      return false;
-    }
-    const trimmed = answer.trim().toLowerCase();
-    return trimmed === '' || trimmed === 'y' || trimmed === 'yes';
-  };
-}
 
 function manager(io: CliIo): ExtensionManager {
   const env = { ...(io.env ?? {}) } as NodeJS.ProcessEnv;
@@ -284,6 +209,72 @@ async function uninstall(io: CliIo, args: readonly string[]): Promise<ExitCode> 
   return code;
 }
 
+async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
+  const { values, positionals } = parse(args, {
+    all: { type: 'boolean' },
+    consent: { type: 'boolean' },
+  });
+  const all = values['all'] === true;
+  if (all && positionals.length > 0) {
+    throw new CliUsageError(
+      'Arguments name and all are mutually exclusive\nRun `gemini-agent extensions --help` for usage.',
+    );
+  }
+  if (!all && positionals.length === 0) {
+    throw new CliUsageError(
+      'Either an extension name or --all must be provided\nRun `gemini-agent extensions --help` for usage.',
+    );
+  }
+  const name = all ? undefined : one(positionals, 'extension name');
+  const lines = new LineReader(io.stdin);
+  const consent = values['consent'] === true ? () => true : askConsent(io, lines);
+  try {
+    const m = manager(io);
+    if (name === undefined) {
+      const result = await m.updateAll({ consent });
+      for (const { name: failed, error } of result.failed) {
+        io.stderr(`Failed to update "${failed}": ${error.message}\n`);
+      }
+      if (result.updated.length > 0) io.stdout(`${result.updated.map(updatedLine).join('\n')}\n`);
+      else if (result.failed.length === 0) io.stdout('No extensions to update.\n');
+      return result.failed.length === 0 ? ExitCode.Success : ExitCode.GeneralError;
+    }
+    const installed = m.loadInstalled().extensions;
+    if (!installed.some((e) => e.name === name)) {
+      io.stderr(
+        installed.length === 0
+          ? `Extension "${name}" not found.\n\nNo extensions installed.\n`
+          : `Extension "${name}" not found.\n\nInstalled extensions:\n${installed.map((e) => `${e.name} (${e.version})`).join('\n')}\n\nRun "gemini-agent extensions list" for details.\n`,
+      );
+      return ExitCode.GeneralError;
+    }
+    // gemini's CLI: anything but "update available" (a link, a source that cannot be read) is up to date.
+    const check = await m.checkForUpdate(name);
+    if (check.state === 'error')
+      throw new Error(check.reason ?? `Cannot check "${name}" for updates.`);
+    if (check.state !== 'update available') {
+      if (check.reason) io.stderr(`${check.reason}\n`);
+      io.stdout(`Extension "${name}" is already up to date.\n`);
+      return ExitCode.Success;
+    }
+    const info = await m.update(name, { consent });
+    io.stdout(
+      info.originalVersion === info.updatedVersion
+        ? `Extension "${name}" is already up to date.\n`
+        : `${updatedLine(info)}\n`,
+    );
+    return ExitCode.Success;
+  } catch (error) {
+    return failed(io, error);
+  } finally {
+    lines.close();
+  }
+}
+
+function updatedLine(info: ExtensionUpdateInfo): string {
+  return `Extension "${info.name}" successfully updated: ${info.originalVersion} → ${info.updatedVersion}.`;
+}
+
 function toggle(io: CliIo, args: readonly string[], enable: boolean): ExitCode {
   const { values, positionals } = parse(args, { scope: { type: 'string' } });
   const scope = scopeOf(values['scope']);
@@ -351,7 +342,7 @@ function validate(io: CliIo, args: readonly string[]): ExitCode {
 }
 
 /**
- * `gemini-agent extensions list | install | link | uninstall | enable | disable | new | validate`, as gemini's
+ * `gemini-agent extensions list | install | link | uninstall | update | enable | disable | new | validate`, as gemini's
  * `extensions` commands: the same folders and files, texts and exit codes (1 when an operation fails, 42 for a bad
  * command line).
  */
@@ -372,6 +363,8 @@ export async function extensionsCommand(io: CliIo, args: readonly string[]): Pro
       return add(io, rest, true);
     case 'uninstall':
       return uninstall(io, rest);
+    case 'update':
+      return update(io, rest);
     case 'enable':
       return toggle(io, rest, true);
     case 'disable':

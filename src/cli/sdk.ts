@@ -50,4 +50,5 @@ export type {
   TelemetryExport,
   ToolCallResponseInfo,
   ExtensionInfo,
+  ExtensionUpdateInfo,
 } from '../index.js';

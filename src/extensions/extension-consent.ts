@@ -119,18 +119,39 @@ async function skillLines(skills: readonly SkillDefinition[]): Promise<string[]>
   return lines;
 }
 
+/** How an update differs from a plain install, for the first line of the consent text. */
+export interface ConsentChange {
+  /** The installed extension's name (an update); a different name is a rename. */
+  previousName?: string | undefined;
+  /** The update comes from another source (the manifest's `migratedTo`). */
+  migrated?: boolean | undefined;
+}
+
+function firstLine(name: string, change: ConsentChange): string {
+  const previous = change.previousName === undefined ? undefined : sanitize(change.previousName);
+  const renamed = previous !== undefined && previous !== name;
+  if (change.migrated) {
+    return renamed
+      ? `Migrating extension "${previous}" to a new repository, renaming to "${name}", and installing updates.`
+      : `Migrating extension "${name}" to a new repository and installing updates.`;
+  }
+  if (renamed) return `Renaming extension "${previous}" to "${name}" and installing updates.`;
+  return `Installing extension "${name}".`;
+}
+
 /**
  * gemini-cli 0.61's consent text for installing an extension: what it will run (MCP servers with their signature),
  * the context file, the excluded tools, a hooks warning, its skills, and the generic warnings. Control characters
- * of the manifest are removed.
+ * of the manifest are removed. `change` names a rename or a migration (updates).
  */
 export async function extensionConsentText(
   manifest: ExtensionManifest,
   hasHooks: boolean,
   skills: readonly SkillDefinition[],
+  change: ConsentChange = {},
 ): Promise<string> {
   const config = sanitize(manifest);
-  const out: string[] = [`Installing extension "${config.name}".`];
+  const out: string[] = [firstLine(config.name, change)];
   const servers = Object.entries(isRecord(config.mcpServers) ? config.mcpServers : {});
   if (servers.length > 0) {
     out.push('This extension will run the following MCP servers:');

@@ -157,6 +157,24 @@ export class ExtensionEnablement {
     this.save(config);
   }
 
+  /**
+   * Moves the rules of `from` to `to` unchanged (an update that renames an extension keeps where it was enabled
+   * and disabled; gemini-cli re-enables the new name only where the old one was enabled).
+   */
+  rename(from: string, to: string): void {
+    const config = this.read();
+    if (!Object.prototype.hasOwnProperty.call(config, from)) return;
+    const rules = config[from] as { overrides: string[] };
+    delete config[from];
+    Object.defineProperty(config, to, {
+      value: rules,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    this.save(config);
+  }
+
   private write(name: string, rule: Override): void {
     if (this.isMalformed()) {
       throw new ExtensionError(

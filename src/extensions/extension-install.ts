@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -83,7 +83,7 @@ export function extensionId(name: string, metadata: InstallMetadata | undefined)
 }
 
 /** The environment git runs with: no prompts for credentials, no system pager or editor. */
-function gitEnv(): NodeJS.ProcessEnv {
+export function gitEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
     GIT_TERMINAL_PROMPT: '0',
@@ -125,6 +125,24 @@ export async function cloneFromGit(metadata: InstallMetadata, destination: strin
       cause: error,
     });
   }
+}
+
+/**
+ * The folder to install from: a local source as it is, a git source cloned into a fresh temp folder (`temp`,
+ * for the caller to remove, also when this throws after creating it: it is then already removed).
+ */
+export async function fetchSource(
+  metadata: InstallMetadata,
+): Promise<{ from: string; temp: string | undefined }> {
+  if (metadata.type !== 'git') return { from: metadata.source, temp: undefined };
+  const temp = await cloneDir();
+  try {
+    await cloneFromGit(metadata, temp);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+  return { from: temp, temp };
 }
 
 /** A fresh temp folder for a clone. */

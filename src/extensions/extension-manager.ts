@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { LoadedSettings } from '../settings/load-settings.js';
@@ -7,10 +7,8 @@ import { loadSkillsFromDir } from '../skills/skill-loader.js';
 import { extensionConsentText } from './extension-consent.js';
 import { ExtensionEnablement } from './extension-enablement.js';
 import {
-  cloneDir,
-  cloneFromGit,
+  fetchSource,
   copyExtension,
-  extensionId,
   inferInstallMetadata,
   trustFolder,
   writeInstallMetadata,
@@ -20,44 +18,18 @@ import {
   readExtensionManifest,
   type InstallMetadata,
 } from './extension-manifest.js';
+import { extensionInfo, type ExtensionInfo } from './extension-info.js';
 import { resolveExtensions } from './extension-set.js';
+import {
+  checkForExtensionUpdate,
+  replaceExtension,
+  type ExtensionUpdateCheck,
+  type ExtensionUpdateInfo,
+  type UpdateContext,
+  type UpdateOptions,
+  updateTarget,
+} from './extension-update.js';
 import type { ResolvedExtension } from './resolved-extension.js';
-
-/** One installed extension, as `gemini extensions list` shows it. */
-export interface ExtensionInfo {
-  name: string;
-  version: string;
-  description: string | undefined;
-  /** gemini-cli's id: sha256 of the install source (a GitHub repository's https URL), else of the name. */
-  id: string;
-  /** The folder its files are read from (for a link, the linked folder). */
-  path: string;
-  /** The folder in `~/.gemini/extensions`. */
-  installDir: string;
-  /** `.gemini-extension-install.json`, if any. */
-  installMetadata: InstallMetadata | undefined;
-  /** Enabled for the home folder (user scope) and for the working folder (workspace scope). */
-  enabledUser: boolean;
-  enabledWorkspace: boolean;
-  contextFiles: string[];
-  mcpServers: string[];
-  excludeTools: string[];
-  skills: Array<{ name: string; description: string; location: string }>;
-  /** Command hooks in `hooks/hooks.json`. */
-  hooks: number;
-  /** Policy rules kept from `policies/*.toml`. */
-  policyRules: number;
-  /** The `agents/*.md` files. */
-  agents: string[];
-  settings: Array<{
-    name: string;
-    envVar: string;
-    sensitive: boolean;
-    value: string | undefined;
-    scope: 'user' | 'workspace' | undefined;
-    source: string | undefined;
-  }>;
-}
 
 /** Options of {@link ExtensionManager}. */
 export interface ExtensionManagerOptions {
@@ -82,6 +54,12 @@ export interface InstallOptions {
   allowPreRelease?: boolean;
   /** Called once the source is found (before it is fetched and checked), with its resolved location. */
   onSourceResolved?: (source: string) => void;
+}
+
+/** What {@link ExtensionManager.updateAll} did: the extensions updated, and those whose update failed. */
+export interface UpdateAllResult {
+  updated: ExtensionUpdateInfo[];
+  failed: Array<{ name: string; error: Error }>;
 }
 
 /** Where an enable/disable rule applies: the home folder and below (`user`), or the working folder (`workspace`). */
@@ -130,41 +108,9 @@ export class ExtensionManager {
   /** Every installed extension that loads, with its enablement, in folder order. */
   async list(): Promise<ExtensionInfo[]> {
     const infos: ExtensionInfo[] = [];
-    for (const ext of this.loadInstalled().extensions) infos.push(await this.info(ext));
+    for (const ext of this.loadInstalled().extensions)
+      infos.push(await extensionInfo(this.enablement, this.home, this.options.cwd, ext));
     return infos;
-  }
-
-  private async info(ext: ResolvedExtension): Promise<ExtensionInfo> {
-    const skills = ext.path ? await loadSkillsFromDir(join(ext.path, 'skills')) : [];
-    const hydrate = ext.skills?.hydrate ?? ((t: string) => t);
-    const agents = ext.agentsDir
-      ? readdirSync(ext.agentsDir)
-          .filter((f) => f.endsWith('.md'))
-          .sort()
-      : [];
-    return {
-      name: ext.name,
-      version: ext.version,
-      description: ext.description,
-      id: extensionId(ext.name, ext.installMetadata),
-      path: ext.path ?? '',
-      installDir: ext.installDir ?? '',
-      installMetadata: ext.installMetadata,
-      enabledUser: this.enablement.isEnabled(ext.name, this.home),
-      enabledWorkspace: this.enablement.isEnabled(ext.name, this.options.cwd),
-      contextFiles: [...ext.contextFiles],
-      mcpServers: Object.keys(ext.mcpServers),
-      excludeTools: [...ext.excludeTools],
-      skills: skills.map((s) => ({
-        name: hydrate(s.name),
-        description: hydrate(s.description),
-        location: hydrate(s.location),
-      })),
-      hooks: ext.commandHooks.length,
-      policyRules: ext.policy.reduce((n, p) => n + p.rules.length, 0),
-      agents,
-      settings: ext.resolvedSettings.map((s) => ({ ...s })),
-    };
   }
 
   /** The installed extension named `name` (exact), or the error gemini-cli gives. */
@@ -219,6 +165,22 @@ export class ExtensionManager {
     return this.add(path, options, true);
   }
 
+  /** gemini-cli asks to trust an untrusted working folder before it installs or updates anything. */
+  private async ensureTrusted(
+    consent: (text: string) => boolean | Promise<boolean>,
+  ): Promise<void> {
+    if (this.options.settings.trust.trusted) return;
+    const ok = await consent(
+      `The current workspace at "${this.options.cwd}" is not trusted. Do you want to trust this workspace to install extensions?`,
+    );
+    if (!ok) {
+      throw new ExtensionError(
+        `Could not install extension because the current workspace at ${this.options.cwd} is not trusted.`,
+      );
+    }
+    await trustFolder(trustedFoldersPath(this.home, this.env), this.options.cwd);
+  }
+
   private async add(
     source: string,
     options: InstallOptions,
@@ -233,26 +195,13 @@ export class ExtensionManager {
     }
     options.onSourceResolved?.(metadata.source);
     this.checkAllowed(metadata);
-    if (!this.options.settings.trust.trusted) {
-      const ok = await consent(
-        `The current workspace at "${this.options.cwd}" is not trusted. Do you want to trust this workspace to install extensions?`,
-      );
-      if (!ok) {
-        throw new ExtensionError(
-          `Could not install extension because the current workspace at ${this.options.cwd} is not trusted.`,
-        );
-      }
-      await trustFolder(trustedFoldersPath(this.home, this.env), this.options.cwd);
-    }
+    await this.ensureTrusted(consent);
     await mkdir(this.extensionsDir, { recursive: true });
     let temp: string | undefined;
     try {
-      let from = metadata.source;
-      if (metadata.type === 'git') {
-        temp = await cloneDir();
-        await cloneFromGit(metadata, temp);
-        from = temp;
-      }
+      const source = await fetchSource(metadata);
+      temp = source.temp;
+      const from = source.from;
       const manifest = readExtensionManifest(from, this.options.cwd);
       if (this.loadInstalled().extensions.some((e) => e.name === manifest.name)) {
         throw new ExtensionError(
@@ -285,10 +234,92 @@ export class ExtensionManager {
       const installed = this.loadInstalled().extensions.find((e) => e.name === manifest.name);
       if (!installed)
         throw new ExtensionError(`Extension "${manifest.name}" was installed but does not load.`);
-      return await this.info(installed);
+      return await extensionInfo(this.enablement, this.home, this.options.cwd, installed);
     } finally {
       if (temp) await rm(temp, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Checks an installed extension for an update as gemini-cli does: a local install compares its source folder's
+   * version, a git install the remote's commit for its ref with the checkout's. Links are not updatable.
+   *
+   * @throws ExtensionError `Extension with name <n> does not exist.`
+   */
+  async checkForUpdate(name: string): Promise<ExtensionUpdateCheck> {
+    const ext = this.find(name);
+    return checkForExtensionUpdate(updateTarget(ext), this.options.cwd);
+  }
+
+  private updateContext(): UpdateContext {
+    return {
+      extensionsDir: this.extensionsDir,
+      home: this.home,
+      cwd: this.options.cwd,
+      installed: () => this.loadInstalled().extensions,
+      checkAllowed: (metadata) => this.checkAllowed(metadata),
+      ensureTrusted: (consent) => this.ensureTrusted(consent),
+      enablement: this.enablement,
+    };
+  }
+
+  /**
+   * Updates an installed extension when {@link ExtensionManager.checkForUpdate} finds one: fetches the source
+   * again, asks `consent` when what it would run changed (gemini-cli's text; a rename or a `migratedTo` source
+   * says so), replaces the installed folder and keeps its settings (`.env`) and where it is enabled. When anything
+   * fails the previous folder is put back. Returns the versions before and after (equal: it was up to date).
+   *
+   * @throws ExtensionError `Extension with name <n> does not exist.`, `Extension is linked so does not need to be
+   *   updated`, `Installation cancelled for "<n>".`, a clone or manifest error, or the reason the check failed.
+   */
+  async update(name: string, options: UpdateOptions = {}): Promise<ExtensionUpdateInfo> {
+    const ext = this.find(name);
+    const metadata = ext.installMetadata;
+    if (metadata === undefined) {
+      throw new ExtensionError(
+        `Unable to install extension "${name}" due to missing install metadata`,
+      );
+    }
+    if (metadata.type === 'link') {
+      throw new ExtensionError('Extension is linked so does not need to be updated');
+    }
+    const check = await checkForExtensionUpdate(updateTarget(ext), this.options.cwd);
+    if (check.state === 'error' || (check.state === 'not updatable' && check.reason)) {
+      throw new ExtensionError(
+        check.reason ?? `Extension "${name}" cannot be checked for updates.`,
+      );
+    }
+    if (check.state !== 'update available') {
+      return { name, originalVersion: ext.version, updatedVersion: ext.version };
+    }
+    return replaceExtension(this.updateContext(), ext, metadata, options);
+  }
+
+  /**
+   * Updates every installed extension that has an update (gemini-cli's `--all`); one failing does not stop the
+   * others. Extensions already up to date are in neither list.
+   */
+  async updateAll(options: UpdateOptions = {}): Promise<UpdateAllResult> {
+    const result: UpdateAllResult = { updated: [], failed: [] };
+    for (const ext of this.loadInstalled().extensions) {
+      const check = await checkForExtensionUpdate(updateTarget(ext), this.options.cwd);
+      if (check.state !== 'update available' || ext.installMetadata === undefined) continue;
+      try {
+        const info = await replaceExtension(
+          this.updateContext(),
+          ext,
+          ext.installMetadata,
+          options,
+        );
+        if (info.originalVersion !== info.updatedVersion) result.updated.push(info);
+      } catch (error) {
+        result.failed.push({
+          name: ext.name,
+          error: error instanceof Error ? error : new Error(String(error)),
+        });
+      }
+    }
+    return result;
   }
 
   /**
