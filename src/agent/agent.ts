@@ -17,11 +17,17 @@ import { createAgentServices, type AgentServices } from './agent-services.js';
 import { validateAgentOptions } from './options-schema.js';
 import { GeminiCliSession } from './session.js';
 import { runTeardowns } from './teardown.js';
+import { validateBudget, type Budget } from '../context/budget.js';
 
 /** Options of {@link GeminiCliAgent.session}. */
 export interface SessionOptions {
   /** The session id (default: a random UUID). An id that is already stored continues that session. */
   sessionId?: string;
+  /**
+   * This session's budget, over the agent's `budget` option (each limit given replaces the agent's, and the one
+   * stored with a continued session). See docs/context.md.
+   */
+  budget?: Budget;
 }
 
 /**
@@ -62,8 +68,13 @@ export class GeminiCliAgent implements AgentHandle {
   session(options: SessionOptions = {}): GeminiCliSession {
     const services = this.getServices();
     const chosen = options?.sessionId;
-    if (chosen === undefined) return new GeminiCliSession(this, services, randomUUID());
-    return new GeminiCliSession(this, services, chosen, undefined, true);
+    const budget = sessionBudget(options?.budget, 'session({ budget })');
+    const session =
+      chosen === undefined
+        ? new GeminiCliSession(this, services, randomUUID())
+        : new GeminiCliSession(this, services, chosen, undefined, true);
+    session.budgetLimits = budget;
+    return session;
   }
 
   /**
@@ -92,8 +103,19 @@ export class GeminiCliAgent implements AgentHandle {
    * @throws SessionLockedError while another live session — streaming in this agent, in another agent or another
    *   process — holds it.
    */
-  async resumeSession(sessionId: string): Promise<GeminiCliSession> {
-    return GeminiCliSession.resume(this, this.getServices(), sessionId, this.storeCwd());
+  async resumeSession(
+    sessionId: string,
+    options: { budget?: Budget } = {},
+  ): Promise<GeminiCliSession> {
+    const budget = sessionBudget(options.budget, 'resumeSession(id, { budget })');
+    const session = await GeminiCliSession.resume(
+      this,
+      this.getServices(),
+      sessionId,
+      this.storeCwd(),
+    );
+    session.budgetLimits = budget;
+    return session;
   }
 
   /**
@@ -220,4 +242,9 @@ export class GeminiCliAgent implements AgentHandle {
     this.services ??= createAgentServices(this.options);
     return this.services;
   }
+}
+
+/** A session's own budget, checked (undefined when none is given). */
+function sessionBudget(value: unknown, what: string): Budget | undefined {
+  return value === undefined ? undefined : validateBudget(value, what);
 }

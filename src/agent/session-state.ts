@@ -13,7 +13,7 @@ import type { Workspace } from '../workspace/workspace.js';
 import type { AgentServices } from './agent-services.js';
 import { openSessionLog } from './open-session-log.js';
 import { SessionCompressor } from './session-compression.js';
-import { BudgetTracker } from '../context/budget.js';
+import { BudgetTracker, type Budget } from '../context/budget.js';
 import type { LeaseHolder } from './open-sessions.js';
 import { runTeardowns } from './teardown.js';
 import type { TokenUsage } from '../core/usage.js';
@@ -60,6 +60,8 @@ export interface SessionStateInput {
   /** Puts an event into the session's stream (the running one, or the next). */
   emit(event: ServerGeminiStreamEvent): void;
   signal: AbortSignal | undefined;
+  /** This session's own budget limits (`session({ budget })`, `resumeSession(id, { budget })`), over the agent's. */
+  budgetLimits?: Budget | undefined;
   /** The session's usage total and model choice, for nested conversations (subagents) in it. */
   nested: { usage: TokenUsage; model(): string };
 }
@@ -141,7 +143,7 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
     const callModel = services.chains.modelChain(model);
     const loaded: { preamble?: SessionPreamble } = {};
     const budget = new BudgetTracker(
-      services.budget.limits,
+      { ...services.budget.limits, ...input.budgetLimits },
       services.budget.prices,
       log.budgetState,
     );

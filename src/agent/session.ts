@@ -69,6 +69,8 @@ export class GeminiCliSession implements SessionHandle {
    */
   readonly policy: SessionPolicy;
   private readonly turns: SessionTurns;
+  /** @internal This session's own budget limits (`session({ budget })`), set before it initializes. */
+  budgetLimits: Budget | undefined;
 
   /** @internal Reopens a stored session (`agent.resumeSession`): takes an idle lease over, opens the log. */
   static async resume(
@@ -222,10 +224,7 @@ export class GeminiCliSession implements SessionHandle {
     );
   }
 
-  /**
-   * Copies this session's stored conversation into a new, opened session (a new id, default a random UUID). A
-   * paused turn is not copied: in the fork its held calls are answered as interrupted.
-   */
+  /** Copies the stored conversation into a new, opened session (new id); held calls answer as interrupted there. */
   async fork(
     options: { sessionId?: string; signal?: AbortSignal } = {},
   ): Promise<GeminiCliSession> {
@@ -374,6 +373,7 @@ export class GeminiCliSession implements SessionHandle {
       chosenId: this.chosenId,
       emit: (event) => this.emit(event),
       signal,
+      budgetLimits: this.budgetLimits,
       nested: { usage: this.totalUsage, model: () => this.chosenModel.id },
     });
     if (this.closed) {

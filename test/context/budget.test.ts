@@ -104,3 +104,35 @@ describe('budgets', () => {
     expect(() => new GeminiCliAgent({ budget: { maxCostUsd: -1 } })).toThrow(/budget\.maxCostUsd/);
   });
 });
+
+describe('per-session budgets', () => {
+  it("session({ budget }) and resumeSession(id, { budget }) override the agent's limits; a bad one throws", async () => {
+    const step = tool({ name: 'step', description: 's', inputSchema: z.object({}) }, () => 'ran');
+    const model = new ScriptedModel([
+      modelTurn([{ functionCall: { name: 'step', args: {}, id: 's1' } }], usage(900, 50)),
+      modelTurn([{ text: 'finished' }], usage(950, 5)),
+    ]);
+    const options: GeminiCliAgentOptions = {
+      builtinTools: false,
+      contentGenerator: model,
+      retry: false,
+      tools: [step],
+      budget: { maxTotalTokens: 1_000_000 },
+    };
+    const agent = new GeminiCliAgent(options);
+    expect(() => agent.session({ budget: { maxCostUsd: -1 } })).toThrow(ConfigurationError);
+    const session = agent.session({ budget: { maxTotalTokens: 1000 } });
+    const events = await drain(session.sendStream('go'));
+    expect(events.at(-1)).toMatchObject({ type: 'budget_exceeded', value: { limit: 1000 } });
+    await session.close();
+    const other = new GeminiCliAgent(options);
+    await expect(
+      other.resumeSession(session.id, { budget: { maxTotalTokens: 0 } }),
+    ).rejects.toThrow(ConfigurationError);
+    const resumed = await other.resumeSession(session.id, { budget: { maxTotalTokens: 5000 } });
+    const rest = await drain(resumed.resumeTurn());
+    expect(rest.some((e) => e.type === 'content' && e.value === 'finished')).toBe(true);
+    expect(resumed.budget?.limits.maxTotalTokens).toBe(5000);
+    await resumed.close();
+  });
+});
