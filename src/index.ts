@@ -44,8 +44,10 @@ export type {
   SessionPersistence,
   SessionLog,
   SessionLogEntry,
+  SessionNote,
   SessionOpenOptions,
   PausedTurnData,
+  ToolCallApproval,
 } from './core/session-log.js';
 export type { SessionApprovalDecision } from './policy/approvals/approval-resolution.js';
 

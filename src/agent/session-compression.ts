@@ -12,6 +12,7 @@ import { CompressionStatus, type ChatCompressedInfo } from '../events.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import { geminiHome } from '../settings/settings-paths.js';
 import type { AgentServices } from './agent-services.js';
+import { compressionNote } from '../sessions/session-notes.js';
 import { projectTempDir } from './session-preamble.js';
 import type { ContextTracker } from '../loop/context-window.js';
 import type { ConversationHistory } from '../loop/conversation-history.js';
@@ -160,6 +161,10 @@ export class SessionCompressor {
       await state.log.replaceHistory?.(newHistory.map((c) => entryOf(c, timestamp, run.model)));
       state.history.replace(newHistory);
       state.context.reset(info.newTokenCount, newHistory.length);
+      // After the checkpoint, so that it survives it: the line gemini-cli shows, with the figures.
+      await state.log.appendNote?.(
+        compressionNote(info, { tokenLimit, trigger: force ? 'manual' : 'auto' }, timestamp),
+      );
     }
     return info;
   }

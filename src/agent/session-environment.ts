@@ -5,6 +5,7 @@ import {
   type SessionHandle,
 } from '../core/session-context.js';
 import { addUsage, type ContextWindowUsage, type TokenUsage } from '../core/usage.js';
+import type { SessionLogEntry } from '../core/session-log.js';
 import type { EventPump } from '../loop/event-pump.js';
 import type { LoopEnvironment } from '../loop/loop-types.js';
 import type { TurnControl } from '../loop/turn-control.js';
@@ -12,6 +13,7 @@ import type { SessionPause } from '../policy/approvals/session-pause.js';
 import type { SessionPolicy } from '../policy/session-policy.js';
 import type { AgentServices } from './agent-services.js';
 import { prepareModelCall } from './prepare-model-call.js';
+import { retryNote, storeNote } from '../sessions/session-notes.js';
 import type { SessionModel } from './session-model.js';
 import type { SessionState } from './session-state.js';
 import type { SessionTurns } from './session-turn.js';
@@ -51,10 +53,24 @@ export interface LoopRunParts {
   usage: TokenUsage;
   /** The session's model choice: the id this run sends, announced (`model_info`) once per change. */
   model: SessionModel;
-  /** The session's policy: it decides which tools the model is offered. */
-  policy: Pick<SessionPolicy, 'offered'>;
+  /** The session's policy: it decides which tools the model is offered, and its decisions are stored with the calls. */
+  policy: Pick<SessionPolicy, 'offered' | 'takeDecisions'>;
   /** Stores the session's new "always allow" grants with the session, before each commit. */
   turns: Pick<SessionTurns, 'saveGrants'>;
+}
+
+/** A tool_results entry with the policy's decisions on its calls (stored as `toolCalls[].sdkApproval`). */
+function withDecisions(
+  entry: SessionLogEntry,
+  policy: Pick<SessionPolicy, 'takeDecisions'>,
+): SessionLogEntry {
+  const ids =
+    entry.responses?.map((r) => r.callId) ??
+    (entry.content.parts ?? []).flatMap((p) =>
+      p.functionResponse?.id === undefined ? [] : [p.functionResponse.id],
+    );
+  const approvals = policy.takeDecisions(ids);
+  return Object.keys(approvals).length === 0 ? entry : { ...entry, approvals };
 }
 
 /** The loop's view of a session for one run: history and log, the features' chains, limits, events. */
@@ -69,7 +85,9 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     commit: async (entry) => {
       state.history.push(entry.content);
       await parts.turns.saveGrants(state.log);
-      await state.log.append(entry);
+      await state.log.append(
+        entry.kind === 'tool_results' ? withDecisions(entry, parts.policy) : entry,
+      );
     },
     commitPause: (paused) => pause.commit(paused, state.log),
     prepare: (ctx) =>
@@ -82,6 +100,7 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     control: parts.control,
     limits: services.limits,
     streamRetry: services.streamRetry,
+    onRetry: (info) => storeNote(state.log, retryNote(info), services.logger),
     logger: services.logger,
     onUsage: (usage) => {
       addUsage(parts.usage, usage);

@@ -12,6 +12,7 @@ import type { SessionPolicy } from '../policy/session-policy.js';
 import type { Workspace } from '../workspace/workspace.js';
 import type { AgentServices } from './agent-services.js';
 import { openSessionLog } from './open-session-log.js';
+import { retryNote, storeNote } from '../sessions/session-notes.js';
 import { SessionCompressor } from './session-compression.js';
 import { BudgetTracker, type Budget } from '../context/budget.js';
 import type { LeaseHolder } from './open-sessions.js';
@@ -125,15 +126,21 @@ export async function createSessionState(input: SessionStateInput): Promise<Sess
   const { services, session, policy } = input;
   await policy.engine(input.signal);
   const workspace = services.createWorkspace(policy.commandCheck);
+  // Connection retries are stored in the session's log once it is open (the model is made first).
+  const opening: { log?: SessionLog } = {};
   const model = await services.createModel({
     sessionId: session.id,
-    onRetry: (value) => input.emit({ type: 'retry', value }),
+    onRetry: (value) => {
+      storeNote(opening.log, retryNote(value), services.logger);
+      input.emit({ type: 'retry', value });
+    },
   });
   const opened =
     input.preopenedLog === undefined
       ? await openSessionLog(services, session.id, { chosenId: input.chosenId, cwd: workspace.cwd })
       : { log: input.preopenedLog, resumed: true };
   const { log } = opened;
+  opening.log = log;
   const pause = input.pauseFor(log);
   services.openSessions.add(session);
   const disposes: FeatureDispose[] = [];

@@ -2,6 +2,40 @@ import type { Content, GenerateContentResponseUsageMetadata } from '@google/gena
 import type { ToolCallResponseInfo, WarningInfo } from '../events.js';
 
 /**
+ * Who decided about one tool call and how, as a session stores it with the call (`toolCalls[].sdkApproval`, a
+ * field gemini-cli ignores): the policy's or a human's verdict.
+ */
+export interface ToolCallApproval {
+  /** `allow`, `allow_always` (a human allowed it for the rest of the session), `deny`, or `pending` (held). */
+  decision: 'allow' | 'allow_always' | 'deny' | 'pending';
+  /** `user`: a human answered; `rule`: a policy rule decided; `default`: the approval mode's default did. */
+  by: 'user' | 'rule' | 'default';
+  /** ISO time of the decision. */
+  timestamp: string;
+  /** ISO time the human was asked (an approval request, or the pause that held the call). */
+  askedAt?: string;
+  /** The deciding rule's label, when a rule decided. */
+  rule?: string;
+  /** On deny: what the model was told. */
+  message?: string;
+}
+
+/**
+ * Something that happened in a session that the model never sees, stored as a gemini-cli display line (an
+ * `info` / `warning` / `error` message whose `content` is `text`; gemini-cli shows it and leaves it out of the
+ * history) with the structured facts in `sdkEvent`, a field gemini-cli ignores.
+ */
+export interface SessionNote {
+  level: 'info' | 'warning' | 'error';
+  /** The line gemini-cli shows (e.g. its `Context compressed from 62% to 12%.`). */
+  text: string;
+  /** ISO time. */
+  timestamp: string;
+  /** What happened: `{ kind: 'retry', attempt, … }`, `{ kind: 'compression', originalTokenCount, … }`. */
+  event: { kind: string } & Record<string, unknown>;
+}
+
+/**
  * One completed message of a session, as the loop hands it to persistence (awaited before the next model
  * call). `content` is exactly what was appended to the history.
  */
@@ -22,6 +56,8 @@ export interface SessionLogEntry {
    * gemini-cli's `[The previous response was interrupted before it completed.]`. Stored as `interrupted: true`.
    */
   interrupted?: boolean;
+  /** Who decided about each answered call, by call id (tool_results), stored with the call's record. */
+  approvals?: Readonly<Record<string, ToolCallApproval>>;
 }
 
 /** Options of {@link SessionPersistence.open}. */
@@ -66,6 +102,11 @@ export interface SessionLog {
    * a resume then sees exactly them. Stores without it keep the full history (a resume sees it uncompressed).
    */
   replaceHistory?(entries: readonly SessionLogEntry[]): Promise<void>;
+  /**
+   * Stores a display line (a model retry, a compression), after every write asked for before it, durably when it
+   * resolves. Stores without it keep no such lines.
+   */
+  appendNote?(note: SessionNote): Promise<void>;
   /** Releases the session (locks, file handles). Idempotent. */
   close(): Promise<void>;
   /**

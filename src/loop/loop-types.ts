@@ -14,7 +14,7 @@ import type {
 import type { SessionContext } from '../core/session-context.js';
 import type { SessionLogEntry } from '../core/session-log.js';
 import type { Logger } from '../logger.js';
-import type { BudgetExceededInfo, ChatCompressedInfo } from '../events.js';
+import type { BudgetExceededInfo, ChatCompressedInfo, RetryEventInfo } from '../events.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { ToolCallOutcome } from '../tools/tool-scheduler.js';
 import type { ContextTracker } from './context-window.js';
@@ -90,6 +90,8 @@ export interface LoopEnvironment {
   limits: LoopLimits;
   /** Re-sending a model call whose response failed after it started, or was unusable. */
   streamRetry: StreamRetrySettings;
+  /** Told of each re-sent model call (the `retry` event's value) before the wait, e.g. to store it. */
+  onRetry?(info: RetryEventInfo): void;
   logger: Logger;
   /** Receives each model call's usage metadata. */
   onUsage(usage: GenerateContentResponseUsageMetadata | undefined): void;

@@ -5,7 +5,7 @@ import {
   ModelApiError,
   ResponseTooLargeError,
 } from '../errors.js';
-import type { ServerGeminiStreamEvent, StreamErrorInfo } from '../events.js';
+import type { RetryEventInfo, ServerGeminiStreamEvent, StreamErrorInfo } from '../events.js';
 import { abortableSleep, raceAbort } from '../core/abort.js';
 import type { ModelCall, ModelResponseStream } from '../core/interceptors.js';
 import type { ContentGenerator } from '../model/content-generator.js';
@@ -92,10 +92,15 @@ export async function* callModel(
         delayMs,
         ...describeFailure(typed),
       });
-      yield {
-        type: 'retry',
-        value: { attempt, maxAttempts, delayMs, phase: 'stream', ...describeFailure(typed) },
+      const info: RetryEventInfo = {
+        attempt,
+        maxAttempts,
+        delayMs,
+        phase: 'stream',
+        ...describeFailure(typed),
       };
+      env.onRetry?.(info);
+      yield { type: 'retry', value: info };
       try {
         await raceAbort(sleep(delayMs, signal), signal);
       } catch {

@@ -113,6 +113,7 @@ export function createCommandCheck(
     });
     const current = typeof options.signal === 'function' ? options.signal() : options.signal;
     const signal = current ?? new AbortController().signal;
+    const askedAt = new Date().toISOString();
     const answer = normalizeApprovalResponse(
       await raceAbort(Promise.resolve(options.onApproval(request, { signal })), current),
     );
@@ -126,6 +127,7 @@ export function createCommandCheck(
       decision: answer.decision,
       message: answer.message,
       addedRule,
+      askedAt,
     });
     return answer.decision === 'deny'
       ? { decision: 'deny', reason: userDeniedMessage(answer.message) }

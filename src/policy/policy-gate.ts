@@ -38,6 +38,8 @@ export interface ApprovalRecord {
   message: string | undefined;
   /** The session rule added by `allow_always`, if any. */
   addedRule: PolicyRule | undefined;
+  /** ISO time the human was asked. */
+  askedAt?: string;
 }
 
 /** Options of {@link createPolicyGate}. */
@@ -144,6 +146,7 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
       if (!options.onApproval) {
         return { outcome: 'deny', message: confirmationUnsupportedMessage(check.tool.displayName) };
       }
+      const askedAt = new Date().toISOString();
       const answer = normalizeApprovalResponse(
         await raceAbort(
           Promise.resolve(options.onApproval(request, { signal: check.signal })),
@@ -165,6 +168,7 @@ export function createPolicyGate(options: PolicyGateOptions): ToolGate {
         decision: answer.decision,
         message: answer.message,
         addedRule,
+        askedAt,
       });
       return answer.decision === 'deny'
         ? { outcome: 'deny', message: userDeniedMessage(answer.message) }

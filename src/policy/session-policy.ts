@@ -22,42 +22,15 @@ import { ApprovalMode, type PolicyRule } from '../core/policy-rule.js';
 import { SessionRules } from './session-rules.js';
 import type { CommandCheck } from '../workspace/workspace-shell.js';
 import type { AgentPolicy } from './agent-policy.js';
+import type { ApprovalLogEntry, PolicyCallInput, SessionPolicyState } from './approval-log.js';
+import type { ToolCallApproval } from '../core/session-log.js';
 
-/** What happened to a call: it ran, ran and stopped further questions, was refused, or waits for a decision. */
-export type ApprovalLogDecision = ApprovalDecision | 'pending';
-
-/** One entry of a session's {@link SessionPolicy.log}: a decision on a tool call or a `ctx.shell` command. */
-export interface ApprovalLogEntry {
-  /** The call id (for `ctx.shell` commands, a generated `shell-…` id). */
-  callId: string;
-  /** The tool (`run_shell_command` for `ctx.shell` commands). */
-  toolName: string;
-  decision: ApprovalLogDecision;
-  /** `rule`: a policy rule decided; `default`: no rule matched and the mode's default applied; `user`: a human. */
-  by: 'rule' | 'user' | 'default';
-  /** ISO time of the decision. */
-  timestamp: string;
-  /** `tool`: a call from the model; `shell`: a command a tool ran through `ctx.shell`. */
-  via: 'tool' | 'shell';
-  /** The deciding rule's label, when a rule decided. */
-  rule?: string;
-  /** On deny: what the model (or the tool, for `ctx.shell`) was told. */
-  message?: string;
-  /** For `ctx.shell`: the command. */
-  command?: string;
-}
-
-/** A call to explain: the tool name, its arguments, and (optionally) its kind. */
-export interface PolicyCallInput {
-  name: string;
-  args?: Record<string, unknown>;
-  /** The tool's kind; by default the kind of the registered tool with that name. */
-  kind?: string;
-  /** The MCP server of the tool (rules with `mcpName`); by default the one of the last call of that tool. */
-  serverName?: string;
-  /** The tool's annotations (rules with `toolAnnotations`); by default the ones of the last call of that tool. */
-  toolAnnotations?: Record<string, unknown>;
-}
+export type {
+  ApprovalLogDecision,
+  ApprovalLogEntry,
+  PolicyCallInput,
+  SessionPolicyState,
+} from './approval-log.js';
 
 type ToolFacts = Pick<PolicyCheckContext, 'serverName' | 'toolAnnotations'>;
 
@@ -67,14 +40,6 @@ function toolFacts(tool: Pick<AgentTool, 'serverName' | 'annotations'>): ToolFac
     ...(tool.serverName === undefined ? {} : { serverName: tool.serverName }),
     ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
   };
-}
-
-/** What a session persists and restores about its policy (see {@link SessionPolicy.snapshot}). */
-export interface SessionPolicyState {
-  mode: ApprovalMode;
-  /** The "always allow" rules added in the session. */
-  rules: PolicyRule[];
-  log: ApprovalLogEntry[];
 }
 
 /** How the session lets its policy reach the running stream. */
@@ -95,6 +60,8 @@ export class SessionPolicy {
   readonly rules: SessionRules;
   private currentMode: ApprovalMode;
   private readonly entries: ApprovalLogEntry[] = [];
+  /** The latest decision on each model call not yet stored with its result (see {@link takeDecisions}). */
+  private readonly unstored = new Map<string, ApprovalLogEntry>();
   private readonly kinds = new Map<string, string>();
   private readonly facts = new Map<string, ToolFacts>();
   private readonly listeners = new Set<() => void>();
@@ -136,6 +103,28 @@ export class SessionPolicy {
   /** Every decision taken in this session so far, oldest first (a copy). */
   get log(): ApprovalLogEntry[] {
     return this.entries.map((entry) => ({ ...entry }));
+  }
+
+  /**
+   * The latest decisions on these model calls, for storing them with the calls' results (`toolCalls[].sdkApproval`),
+   * and forgets them. A call nobody decided here (a feature answered it, the tool is unknown) has none.
+   */
+  takeDecisions(callIds: readonly string[]): Record<string, ToolCallApproval> {
+    const out: Record<string, ToolCallApproval> = {};
+    for (const callId of callIds) {
+      const entry = this.unstored.get(callId);
+      if (entry === undefined) continue;
+      this.unstored.delete(callId);
+      out[callId] = {
+        decision: entry.decision,
+        by: entry.by,
+        timestamp: entry.timestamp,
+        ...(entry.askedAt === undefined ? {} : { askedAt: entry.askedAt }),
+        ...(entry.rule === undefined ? {} : { rule: entry.rule }),
+        ...(entry.message === undefined ? {} : { message: entry.message }),
+      };
+    }
+    return out;
   }
 
   /** Whether a human can be asked (an `onApproval` handler, or approvals `pause`). */
@@ -376,6 +365,8 @@ export class SessionPolicy {
 
   private recordHuman(record: ApprovalRecord, via: 'tool' | 'shell'): void {
     const command = record.request.args['command'];
+    const held = via === 'tool' ? this.unstored.get(record.request.callId) : undefined;
+    const askedAt = record.askedAt ?? (held?.decision === 'pending' ? held.timestamp : undefined);
     this.push({
       callId: record.request.callId,
       toolName: record.request.toolName,
@@ -385,11 +376,13 @@ export class SessionPolicy {
       via,
       ...(record.decision === 'deny' ? { message: userDeniedMessage(record.message) } : {}),
       ...(via === 'shell' && typeof command === 'string' ? { command } : {}),
+      ...(askedAt === undefined ? {} : { askedAt }),
     });
   }
 
   private push(entry: ApprovalLogEntry): void {
     this.entries.push(entry);
+    if (entry.via === 'tool') this.unstored.set(entry.callId, entry);
     this.changed();
   }
 

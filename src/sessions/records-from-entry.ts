@@ -11,7 +11,7 @@ import {
   type TokensSummary,
   type ToolCallRecord,
 } from './records.js';
-import type { SessionLogEntry } from '../core/session-log.js';
+import type { SessionLogEntry, SessionNote, ToolCallApproval } from '../core/session-log.js';
 
 /** What the writer remembers between entries: the last model message, to attach its tool calls' results. */
 export interface RecordWriterState {
@@ -106,6 +106,7 @@ function toolCallRecord(
   model: MessageRecord,
   r: ToolCallResponseInfo,
   timestamp: string,
+  approval: ToolCallApproval | undefined,
 ): ToolCallRecord {
   const display = displayOf(r);
   return {
@@ -119,6 +120,7 @@ function toolCallRecord(
     description: r.description ?? '',
     displayName: r.displayName ?? r.name,
     renderOutputAsMarkdown: r.renderOutputAsMarkdown ?? true,
+    ...(approval === undefined ? {} : { sdkApproval: { ...approval } }),
   };
 }
 
@@ -160,6 +162,9 @@ function mergeToolCalls(
  *   `result` parts, status, `resultDisplay`, description, display name), then a `type:"user"` message with the
  *   functionResponse parts — gemini-cli's order. A crash between the two loses nothing: the reader answers the
  *   calls from `toolCalls[].result`.
+ *
+ * Each call's record ends with our `sdkApproval` (who decided about it, {@link ToolCallApproval}) when the entry has
+ * one, a field gemini-cli ignores.
  *
  * Each message ends with `{"$set":{"lastUpdated":…}}` as gemini-cli's `recordMessage` does. Every message carries
  * `sdkFormat` (a field gemini-cli ignores), which tells the reader that this SDK wrote it.
@@ -203,7 +208,9 @@ export function recordsFromEntry(
       const model = state.lastModelMessage;
       if (model !== undefined) {
         const responses = entry.responses ?? responsesFromParts(parts);
-        const added = responses.map((r) => toolCallRecord(model, r, entry.timestamp));
+        const added = responses.map((r) =>
+          toolCallRecord(model, r, entry.timestamp, entry.approvals?.[r.callId]),
+        );
         const updated: MessageRecord = {
           ...model,
           toolCalls: mergeToolCalls(model.toolCalls, added),
@@ -226,4 +233,23 @@ export function recordsFromEntry(
   }
   records.push({ $set: { lastUpdated: entry.timestamp } });
   return records;
+}
+
+/**
+ * The records of a {@link SessionNote}: gemini-cli's display line (`type` info/warning/error, `content` the text,
+ * which gemini-cli shows and leaves out of the history) with the facts in `sdkEvent`, then the `$set` of
+ * `lastUpdated`.
+ */
+export function recordsFromNote(note: SessionNote, newId: () => string): SessionRecord[] {
+  return [
+    {
+      id: newId(),
+      timestamp: note.timestamp,
+      type: note.level,
+      content: note.text,
+      sdkEvent: structuredClone(note.event),
+      sdkFormat: SESSION_FORMAT_VERSION,
+    },
+    { $set: { lastUpdated: note.timestamp } },
+  ];
 }

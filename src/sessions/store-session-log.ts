@@ -1,8 +1,13 @@
 import type { Content } from '@google/genai';
-import type { PausedTurnData, SessionLog, SessionLogEntry } from '../core/session-log.js';
+import type {
+  PausedTurnData,
+  SessionLog,
+  SessionLogEntry,
+  SessionNote,
+} from '../core/session-log.js';
 import { InternalError, SessionError } from '../errors.js';
 import type { WarningInfo } from '../events.js';
-import { recordsFromEntry, type RecordWriterState } from './records-from-entry.js';
+import { recordsFromEntry, recordsFromNote, type RecordWriterState } from './records-from-entry.js';
 import type { MessageRecord, SessionRecord } from './records.js';
 import type { AppendOutcome, SessionLease, SessionStore } from './session-store.js';
 
@@ -57,6 +62,8 @@ export class StoreSessionLog implements SessionLog {
   private pauseStored: boolean;
   private closed = false;
   private busy = true;
+  /** The last write asked for: every write waits for the one before it (notes arrive from outside the loop). */
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(init: StoreSessionLogInit) {
     this.init = init;
@@ -77,6 +84,7 @@ export class StoreSessionLog implements SessionLog {
   }
 
   async finishTurn(): Promise<void> {
+    await this.tail;
     if (this.closed || !this.busy) return;
     this.busy = false;
     await this.init.lease.setIdle?.(true);
@@ -89,6 +97,12 @@ export class StoreSessionLog implements SessionLog {
     if (clears) records.push({ $set: { [PAUSED_TURN_KEY]: null } });
     await this.write(records);
     if (clears) this.pauseStored = false;
+  }
+
+  /** Stores a display line (a retry, a compression) after the writes asked for before it. */
+  async appendNote(note: SessionNote): Promise<void> {
+    this.checkOpen();
+    await this.write(recordsFromNote(note, this.init.newId));
   }
 
   /**
@@ -144,12 +158,23 @@ export class StoreSessionLog implements SessionLog {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.tail;
+    if (this.closed) return;
     this.closed = true;
     await this.init.lease.release();
   }
 
-  /** One store append inside a turn (one is started when none runs); repairs go to `onWarning`. */
-  private async write(records: SessionRecord[]): Promise<void> {
+  /**
+   * One store append inside a turn (one is started when none runs), after the write asked for before it; repairs go
+   * to `onWarning`.
+   */
+  private write(records: SessionRecord[]): Promise<void> {
+    const run = this.tail.then(() => this.writeNow(records));
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeNow(records: SessionRecord[]): Promise<void> {
     await this.startTurn();
     const outcome = (await this.init.store.append(this.init.lease, records)) as
       AppendOutcome | undefined;

@@ -16,6 +16,7 @@ import { ConversationHistory } from '../loop/conversation-history.js';
 import { EventPump } from '../loop/event-pump.js';
 import type { LoopEnvironment, LoopOutcome, PreparedModelCall } from '../loop/loop-types.js';
 import { TurnControl } from '../loop/turn-control.js';
+import { retryNote, storeNote } from '../sessions/session-notes.js';
 import { createCompleteTaskTool, type SubmittedTask } from './complete-task-tool.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { buildSubagentSystemPrompt, finalWarningMessage } from './subagent-prompt.js';
@@ -192,6 +193,7 @@ class SubagentRun {
           : { maxResponseBytes: runtime.maxResponseBytes }),
       },
       streamRetry: runtime.streamRetry,
+      onRetry: (info) => storeNote(this.log, retryNote(info), this.input.logger),
       logger: this.input.logger,
       onUsage: (usage: GenerateContentResponseUsageMetadata | undefined) => {
         addUsage(this.usage, usage);

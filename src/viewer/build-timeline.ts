@@ -1,7 +1,7 @@
 import type { MessageRecord, SessionMetadataRecord, ToolCallRecord } from '../sessions/records.js';
 import { estimateCost } from './model-prices.js';
+import { approvalOf, decisionOf, displayLine, MAX_RESULT, millisBetween } from './stored-facts.js';
 import type {
-  TimelineDecision,
   TimelineItem,
   TimelineModelCall,
   TimelineToolCall,
@@ -9,9 +9,6 @@ import type {
   TimelineTurn,
   TimelineView,
 } from './timeline-types.js';
-
-/** Longest result text kept per tool call. */
-const MAX_RESULT = 64 * 1024;
 
 type PartLike = Record<string, unknown>;
 
@@ -39,12 +36,6 @@ function textOf(list: PartLike[]): string {
     .filter((p) => typeof p['text'] === 'string' && p['thought'] !== true)
     .map((p) => p['text'] as string)
     .join('');
-}
-
-function millisBetween(from: string | undefined, to: string | undefined): number | undefined {
-  if (from === undefined || to === undefined) return undefined;
-  const ms = Date.parse(to) - Date.parse(from);
-  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
 function cut(text: string): string {
@@ -78,16 +69,6 @@ function responseText(response: unknown): {
   return { result: cut(stringify(output ?? response)), error: undefined };
 }
 
-function decisionOf(status: string, error: string | undefined): TimelineDecision {
-  if (status === 'pending') return 'pending';
-  if (status === 'cancelled') return 'cancelled';
-  if (error === undefined) return 'ran';
-  if (error.startsWith('User denied execution')) return 'denied by user';
-  if (error.startsWith('Tool execution denied by policy')) return 'denied by policy';
-  if (error.startsWith('Tool execution denied')) return 'denied';
-  return 'ran';
-}
-
 function answer(call: TimelineToolCall, response: unknown, at: string | undefined): void {
   const { result, error } = responseText(response);
   call.result = result;
@@ -104,6 +85,7 @@ function fromRecord(record: ToolCallRecord, call: TimelineToolCall | undefined):
     args: record.args,
     status: 'pending',
     decision: 'pending',
+    approval: undefined,
     timestamp: record.timestamp,
     durationMs: undefined,
     result: undefined,
@@ -112,6 +94,7 @@ function fromRecord(record: ToolCallRecord, call: TimelineToolCall | undefined):
   };
   if (Object.keys(merged.args).length === 0) merged.args = record.args;
   merged.status = record.status;
+  merged.approval = approvalOf(record) ?? merged.approval;
   const stored = parts(record.result ?? undefined).find((p) => isObject(p['functionResponse']));
   if (stored !== undefined) {
     answer(merged, (stored['functionResponse'] as PartLike)['response'], record.timestamp);
@@ -140,6 +123,8 @@ function emptyTotals(): TimelineTotals {
     thoughtTokens: 0,
     costUsd: 0,
     unpricedCalls: 0,
+    retries: 0,
+    compressions: 0,
   };
 }
 
@@ -259,6 +244,7 @@ export async function buildTimeline(
           args: isObject(fc['args']) ? fc['args'] : {},
           status: 'pending',
           decision: 'pending',
+          approval: undefined,
           timestamp: message.timestamp,
           durationMs: undefined,
           result: undefined,
@@ -287,13 +273,7 @@ export async function buildTimeline(
       previous = message.timestamp ?? previous;
     } else {
       turn ??= openTurn(message.id, message.timestamp, '');
-      turn.items.push({
-        kind: 'note',
-        id: message.id,
-        level: message.type,
-        timestamp: message.timestamp,
-        text: textOf(list),
-      });
+      turn.items.push(displayLine(message, textOf(list)));
     }
   }
   if (waiting.length > 0) openTurn(waiting[0]?.id ?? 'notes', waiting[0]?.timestamp, '');
@@ -312,9 +292,11 @@ export async function buildTimeline(
         else if (item.tokens !== undefined) totals.unpricedCalls += 1;
       } else if (item.kind === 'tool') {
         totals.toolCalls += 1;
-        item.decision = decisionOf(item.status, item.error);
+        item.decision = decisionOf(item.status, item.error, item.approval);
         if (item.error !== undefined) totals.errors += 1;
-      } else if (item.level === 'error') totals.errors += 1;
+      } else if (item.kind === 'retry') totals.retries += 1;
+      else if (item.kind === 'compression') totals.compressions += 1;
+      else if (item.level === 'error') totals.errors += 1;
       last = item.timestamp ?? last;
     }
     t.durationMs = millisBetween(t.timestamp, last);

@@ -160,7 +160,9 @@ describe('the session viewer in Chromium', () => {
     expect(await button.getAttribute('aria-expanded')).toBe('true');
     expect(await row.locator('pre.args').textContent()).toContain('"url": "https://example.test"');
     expect(await row.locator('pre.result').textContent()).toBe(`The page says: ${XSS}`);
-    expect(await row.locator('.decision').textContent()).toBe('ran');
+    // The tools option's calls run under the SDK's default rule: the stored decision says so.
+    expect(await row.locator('.decision').textContent()).toBe('allowed by policy');
+    expect(await row.locator('.approval').textContent()).toMatch(/^rule: /);
     // The model's answer quotes the payload too.
     const answer = page.locator('li.row[data-kind="model"]').nth(1);
     await answer.locator('button').click();
@@ -182,6 +184,75 @@ describe('the session viewer in Chromium', () => {
     );
     if (SCREENSHOTS)
       await page.screenshot({ path: 'docs/images/viewer-expanded.png', fullPage: true });
+    await page.close();
+  });
+
+  it('shows who approved a call and how long they took, a denied call, a model retry and a compression', async () => {
+    const snapshot = textTurn(
+      '<state_snapshot><overall_goal>ship it</overall_goal></state_snapshot>',
+    );
+    const guarded = (name: string) =>
+      tool({ name, description: name, inputSchema: z.object({}) }, () => `${name} done`);
+    const busy = new GeminiCliAgent({
+      contentGenerator: new ScriptedModel([
+        textTurn('Warmed up. ' + 'x'.repeat(800)),
+        textTurn('Ready.'),
+        snapshot,
+        snapshot,
+        callTurn({ name: 'rm_cache', args: {}, id: 'r1' }, { name: 'drop_db', args: {}, id: 'r2' }),
+        // Cut off without a finish reason: the loop sends the request again.
+        [{ candidates: [{ content: { role: 'model', parts: [{ text: 'Cleaned' }] } }] }] as never,
+        modelTurn([{ text: 'Cleaned the cache; the database stays.' }], usage(900, 30)),
+      ]),
+      model: 'gemini-2.5-flash',
+      builtinTools: false,
+      sessionStore: store,
+      telemetry: { enabled: false },
+      retry: { sleep: async () => undefined },
+      features: [{ name: 'ops', tools: [guarded('rm_cache'), guarded('drop_db')] }],
+      onApproval: async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return request.toolName === 'rm_cache' ? 'allow' : { decision: 'deny', message: 'never' };
+      },
+    });
+    const session = busy.session({ sessionId: 'approvals-1' });
+    await drain(session.sendStream('Warm up.'));
+    await drain(session.sendStream('Ready?'));
+    const compressed = await session.compress();
+    expect(compressed.compressionStatus).toBe(1);
+    await drain(session.sendStream('Clean up.'));
+    await busy.close();
+
+    const page = await browser.newPage();
+    await page.goto(viewer.url);
+    await openSession(page, 'approvals-1');
+    const kinds = await page
+      .locator('.turn > .rows > li')
+      .evaluateAll((els) =>
+        els.map((e) => (e as unknown as { dataset: Record<string, string> }).dataset['kind']),
+      );
+    expect(kinds).toContain('retry');
+    expect(kinds).toContain('compression');
+    expect(await page.locator('[data-total="retries"]').textContent()).toBe('1');
+    expect(await page.locator('[data-total="compressions"]').textContent()).toBe('1');
+    const approved = page.locator('li.row[data-kind="tool"]', { hasText: 'rm_cache' });
+    expect(await approved.locator('.who').textContent()).toBe('approved by user');
+    expect(await approved.locator('.meta').textContent()).toMatch(/approval \d+ ms/);
+    await approved.locator('button').click();
+    expect(await approved.locator('.approval').textContent()).toMatch(
+      /asked .* decided .* waited \d+ ms/,
+    );
+    const denied = page.locator('li.row[data-kind="tool"]', { hasText: 'drop_db' });
+    expect(await denied.locator('.who').textContent()).toBe('denied by user');
+    const retry = page.locator('li.row[data-kind="retry"]');
+    expect(await retry.locator('.label').textContent()).toBe('attempt 1 of 4 failed');
+    await retry.locator('button').click();
+    expect(await retry.locator('pre.error').textContent()).not.toBe('');
+    const compression = page.locator('li.row[data-kind="compression"]');
+    expect(await compression.locator('.label').textContent()).toBe('history summarised');
+    expect(await compression.locator('.meta').textContent()).toMatch(/\d+ → \d+ tokens · manual/);
+    if (SCREENSHOTS)
+      await page.screenshot({ path: 'docs/images/viewer-approvals.png', fullPage: true });
     await page.close();
   });
 

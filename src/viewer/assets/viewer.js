@@ -134,6 +134,18 @@ function toolRow(call) {
   if (call.result !== undefined)
     details.push(el('h4', {}, 'Result'), el('pre', { class: 'result' }, call.result));
   details.push(el('h4', {}, 'Decision'), el('p', { class: 'decision' }, call.decision));
+  const approval = call.approval;
+  if (approval) {
+    const facts = [];
+    if (approval.rule) facts.push(`rule: ${approval.rule}`);
+    if (approval.by === 'default') facts.push('the approval mode’s default');
+    if (approval.askedAt) facts.push(`asked ${when(approval.askedAt)}`);
+    if (approval.timestamp) facts.push(`decided ${when(approval.timestamp)}`);
+    if (approval.waitMs !== undefined) facts.push(`waited ${duration(approval.waitMs)}`);
+    if (approval.decision === 'allow_always') facts.push('allowed for the rest of the session');
+    details.push(el('p', { class: 'approval' }, facts.join(' · ')));
+    if (approval.message) details.push(el('pre', { class: 'error' }, approval.message));
+  }
   if (call.subagent) {
     details.push(
       el(
@@ -150,11 +162,67 @@ function toolRow(call) {
     [
       el('span', { class: 'badge' }, 'Tool'),
       el('span', { class: 'label' }, call.name),
-      el('span', { class: 'status' }, call.decision === 'ran' ? call.status : call.decision),
-      meta(call.durationMs === undefined ? undefined : `≈ ${duration(call.durationMs)}`),
+      el('span', { class: 'status' }, call.status),
+      call.decision === 'ran' || call.decision === call.status
+        ? undefined
+        : el('span', { class: 'who' }, call.decision),
+      meta(
+        call.approval?.waitMs === undefined
+          ? undefined
+          : `approval ${duration(call.approval.waitMs)}`,
+        call.durationMs === undefined ? undefined : `≈ ${duration(call.durationMs)}`,
+      ),
     ],
     details,
     failed,
+  );
+}
+
+function retryRow(retry) {
+  return row(
+    'retry',
+    retry.id,
+    [
+      el('span', { class: 'badge' }, 'Retry'),
+      el('span', { class: 'label' }, `attempt ${retry.attempt} of ${retry.maxAttempts} failed`),
+      el('span', { class: 'status' }, retry.reason),
+      meta(
+        retry.phase === 'stream' ? 'the response broke off' : 'before the response',
+        `retried after ${duration(retry.delayMs)}`,
+      ),
+    ],
+    [el('h4', {}, 'Failure'), el('pre', { class: 'error' }, retry.message)],
+    true,
+  );
+}
+
+function compressionRow(c) {
+  const tokens =
+    c.originalTokens === undefined || c.newTokens === undefined
+      ? undefined
+      : `${c.originalTokens} → ${c.newTokens} tokens`;
+  const details = [el('p', {}, c.text)];
+  details.push(
+    el(
+      'p',
+      { class: 'hint' },
+      'The stored history is the compressed one from here on: earlier turns are kept as the summary.',
+    ),
+  );
+  return row(
+    'compression',
+    c.id,
+    [
+      el('span', { class: 'badge' }, 'Compressed'),
+      el(
+        'span',
+        { class: 'label' },
+        c.status === 'content_truncated' ? 'tool outputs cut' : 'history summarised',
+      ),
+      meta(tokens, c.trigger),
+    ],
+    details,
+    false,
   );
 }
 
@@ -171,6 +239,8 @@ function turnSection(turn) {
   for (const item of turn.items) {
     if (item.kind === 'model') rows.append(modelRow(item));
     else if (item.kind === 'tool') rows.append(toolRow(item));
+    else if (item.kind === 'retry') rows.append(retryRow(item));
+    else if (item.kind === 'compression') rows.append(compressionRow(item));
     else rows.append(noteRow(item));
   }
   return el(
@@ -214,6 +284,13 @@ function renderTimeline(view) {
       ),
       el('li', {}, el('strong', { 'data-total': 'toolCalls' }, String(t.toolCalls)), 'tool calls'),
       el('li', {}, el('strong', { 'data-total': 'errors' }, String(t.errors)), 'errors'),
+      el('li', {}, el('strong', { 'data-total': 'retries' }, String(t.retries)), 'retries'),
+      el(
+        'li',
+        {},
+        el('strong', { 'data-total': 'compressions' }, String(t.compressions)),
+        'compressions',
+      ),
       el(
         'li',
         {},
