@@ -197,11 +197,16 @@ export function createAgentFeatures(
           ...context.settings.merged,
           tools: { ...context.settings.merged.tools, exclude: excluded },
         };
+  // gemini-cli's skills.enabled: false turns discovery off (skills passed in code still load); skills.disabled
+  // starts those skills disabled.
+  const skillDiscovery =
+    options.skillDiscovery ?? (merged.skills?.enabled === false ? false : undefined);
   const skills = createSkillsFeature({
     cwd: context.cwd,
     references: validateSkillReferences(options.skills),
-    extensions: extensions.skills,
-    ...(options.skillDiscovery === undefined ? {} : { discovery: options.skillDiscovery }),
+    extensions: merged.skills?.enabled === false ? [] : extensions.skills,
+    ...(skillDiscovery === undefined ? {} : { discovery: skillDiscovery }),
+    ...(merged.skills?.disabled === undefined ? {} : { disabled: merged.skills.disabled }),
     trusted: context.settings.trust.trusted,
     logger: context.logger,
   });

@@ -8,6 +8,16 @@ export class CliUsageError extends ConfigurationError {
 }
 
 /**
+ * An error gemini-cli words itself, printed on stderr exactly as gemini prints it (no `Error: ` prefix): the
+ * message already says what failed, e.g. `Error resuming session: …`. Exit code 42.
+ */
+export class GeminiWordedError extends CliUsageError {
+  constructor(message: string) {
+    super(message, 'CLI_USAGE');
+  }
+}
+
+/**
  * A command line that does not parse: unknown flag, missing or bad value, conflicting flags. Exit code 1, as
  * gemini's argument parser (yargs) exits; the message is one line naming the flag.
  */

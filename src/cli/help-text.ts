@@ -62,6 +62,10 @@ Hooks (the settings files' command hooks run on every prompt, as in gemini):
   gemini-agent hooks list [-o json] | hooks enable|disable <name> | hooks migrate --from-claude
                                           (see gemini-agent hooks --help)
 
+Skills (~/.gemini/skills and a trusted project's .gemini/skills; skills.disabled in settings.json, as gemini skills):
+  gemini-agent skills list [--all] | skills enable <name> | skills disable <name> [--scope user|workspace]
+                                          (see gemini-agent skills --help)
+
 Session viewer (a read-only web page on 127.0.0.1: timelines of this project's sessions, live):
   gemini-agent view [session] [--no-open] [--port <n>]   (see gemini-agent view --help)
 

@@ -3,12 +3,16 @@ import type { CliIo } from './cli-io.js';
 import { readSettingsDocument, writeSettingsKey, type SettingsDocument } from './settings-edit.js';
 import type { GeminiCliAgent, LoadedSettings } from './sdk.js';
 
-/** The settings files `hooks enable|disable` writes, as gemini-cli's `/hooks` does. */
+/** The settings files `hooks enable|disable` (and `skills enable|disable`) write, as gemini-cli's do. */
 export type HookToggleScope = 'user' | 'workspace';
 
-/** A writable settings file and its `hooksConfig.disabled` list. */
-interface ScopeFile {
+/** A settings section holding a `disabled` list of names: `hooksConfig` or `skills`. */
+export type DisabledListSection = 'hooksConfig' | 'skills';
+
+/** A writable settings file and one section's `disabled` list in it. */
+export interface ScopeFile {
   scope: HookToggleScope;
+  section: DisabledListSection;
   doc: SettingsDocument;
   disabled: string[];
 }
@@ -19,38 +23,77 @@ function fileOf(settings: LoadedSettings, scope: HookToggleScope): string {
   return file.path;
 }
 
-/** The `hooksConfig` object of a settings file (a non-object is an error: the file is left alone). */
-function hooksConfigOf(doc: SettingsDocument): Record<string, unknown> {
-  const config = doc.value['hooksConfig'];
+/** The section object of a settings file (a non-object is an error: the file is left alone). */
+function sectionOf(doc: SettingsDocument, section: DisabledListSection): Record<string, unknown> {
+  const config = doc.value[section];
   if (config === undefined) return {};
   if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new CliUsageError(`"hooksConfig" in ${doc.file} is not an object; fix it first.`);
+    throw new CliUsageError(`"${section}" in ${doc.file} is not an object; fix it first.`);
   }
   return { ...(config as Record<string, unknown>) };
 }
 
-function readScope(settings: LoadedSettings, scope: HookToggleScope): ScopeFile {
+/** Reads `<section>.disabled` of one scope's settings file, for editing. */
+export function readScope(
+  settings: LoadedSettings,
+  scope: HookToggleScope,
+  section: DisabledListSection = 'hooksConfig',
+): ScopeFile {
   const doc = readSettingsDocument(fileOf(settings, scope));
-  const list = hooksConfigOf(doc)['disabled'];
+  const list = sectionOf(doc, section)['disabled'];
   if (list !== undefined && (!Array.isArray(list) || list.some((n) => typeof n !== 'string'))) {
     throw new CliUsageError(
-      `"hooksConfig.disabled" in ${doc.file} is not a list of names; fix it first.`,
+      `"${section}.disabled" in ${doc.file} is not a list of names; fix it first.`,
     );
   }
-  return { scope, doc, disabled: [...((list as string[] | undefined) ?? [])] };
+  return { scope, section, doc, disabled: [...((list as string[] | undefined) ?? [])] };
 }
 
-function writeDisabled(file: ScopeFile, disabled: string[]): void {
-  writeSettingsKey(file.doc, 'hooksConfig', { ...hooksConfigOf(file.doc), disabled });
+/** Writes a new `<section>.disabled` list into the file, keeping the rest of the file. */
+export function writeDisabled(file: ScopeFile, disabled: string[]): void {
+  writeSettingsKey(file.doc, file.section, { ...sectionOf(file.doc, file.section), disabled });
 }
 
 /** The scopes whose files this folder can write: the workspace's only when it is not the home folder. */
-function writableScopes(settings: LoadedSettings): HookToggleScope[] {
+export function writableScopes(settings: LoadedSettings): HookToggleScope[] {
   const home = settings.files.find((f) => f.scope === 'workspace')?.skipped === 'home-workspace';
   return home ? ['user'] : ['workspace', 'user'];
 }
 
-const label = (f: ScopeFile): string => `${f.scope} (${f.doc.file})`;
+/**
+ * {@link writableScopes}, for a command that asked for one scope: `--scope workspace` in the home folder is an
+ * error (its workspace settings are the user settings).
+ */
+export function writableScopesFor(
+  settings: LoadedSettings,
+  requested: HookToggleScope | undefined,
+): HookToggleScope[] {
+  const writable = writableScopes(settings);
+  if (requested === 'workspace' && !writable.includes('workspace')) {
+    throw new CliUsageError('Please use --scope user to edit settings in the home directory.');
+  }
+  return writable;
+}
+
+/** `workspace (/path/.gemini/settings.json)`, as gemini names a scope in its messages. */
+export const label = (f: ScopeFile): string => `${f.scope} (${f.doc.file})`;
+
+/** After an enable: a system settings file that still disables the name is reported (never edited). */
+export function warnIfSystemDisables(
+  io: CliIo,
+  settings: LoadedSettings,
+  section: DisabledListSection,
+  name: string,
+): void {
+  const system = settings.files.find(
+    (f) => f.scope === 'system' && (f.settings[section]?.disabled ?? []).includes(name),
+  );
+  if (system !== undefined) {
+    io.stderr(
+      `Warning: the system settings (${system.path}) also disable "${name}"; only an administrator can change that.\n`,
+    );
+  }
+}
 
 /**
  * `gemini-agent hooks enable <name>`: removes the name from `hooksConfig.disabled` of the workspace and the user
@@ -72,14 +115,7 @@ export function enableHook(io: CliIo, agent: GeminiCliAgent, name: string): void
       ? `Hook "${name}" is already enabled.\n`
       : `Hook "${name}" enabled by removing it from the disabled list in ${changed.map(label).join(' and ')} settings.\n`,
   );
-  const system = settings.files.find(
-    (f) => f.scope === 'system' && (f.settings.hooksConfig?.disabled ?? []).includes(name),
-  );
-  if (system !== undefined) {
-    io.stderr(
-      `Warning: the system settings (${system.path}) also disable "${name}"; only an administrator can change that.\n`,
-    );
-  }
+  warnIfSystemDisables(io, settings, 'hooksConfig', name);
   warnIfUnknown(io, agent, name);
 }
 
@@ -95,10 +131,7 @@ export function disableHook(
   requested: HookToggleScope | undefined,
 ): void {
   const settings = agent.settings;
-  const writable = writableScopes(settings);
-  if (requested === 'workspace' && !writable.includes('workspace')) {
-    throw new CliUsageError('Please use --scope user to edit settings in the home directory.');
-  }
+  const writable = writableScopesFor(settings, requested);
   const scope =
     requested ?? (writable.includes('workspace') && settings.trust.trusted ? 'workspace' : 'user');
   const file = readScope(settings, scope);

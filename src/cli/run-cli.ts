@@ -1,4 +1,4 @@
-import { CliUsageError, SandboxUnsupportedError } from './cli-errors.js';
+import { CliUsageError, GeminiWordedError, SandboxUnsupportedError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
 import type { CliOptions, OutputFormat } from './cli-options.js';
 import { agentOptionsFrom } from './agent-options.js';
@@ -11,6 +11,7 @@ import { StreamJsonWriter } from './output/stream-json-writer.js';
 import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
 import { mcpCommand } from './mcp-command.js';
 import { hooksCommand } from './hooks-command.js';
+import { skillsCommand } from './skills-command.js';
 import { extensionsCommand } from './extensions-command.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
@@ -30,7 +31,7 @@ const RAW_OUTPUT_WARNING =
 
 /**
  * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
- * `postgres`, `mcp`, `hooks`, `login` / `logout` subcommands. Returns the
+ * `postgres`, `mcp`, `extensions`, `hooks`, `skills`, `login` / `logout`, `view` subcommands. Returns the
  * exit code; never throws. Everything it touches comes through `io`.
  */
 export async function runCli(rawIo: CliIo): Promise<ExitCode> {
@@ -45,6 +46,8 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
       return await extensionsCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'hooks' || io.argv[0] === 'hook')
       return await hooksCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'skills' || io.argv[0] === 'skill')
+      return await skillsCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
     if (io.argv[0] === 'view') return await viewCommand(io, io.argv.slice(1));
     const options = parseCliArgs(io.argv);
@@ -138,7 +141,7 @@ function listExtensions(agent: GeminiCliAgent, io: CliIo): void {
 
 function reportFatal(io: CliIo, format: OutputFormat, error: unknown, code: ExitCode): void {
   const info = errorInfo(error, code);
-  io.stderr(`Error: ${info.message}\n`);
+  io.stderr(error instanceof GeminiWordedError ? `${info.message}\n` : `Error: ${info.message}\n`);
   if (format === 'json') io.stdout(`${JSON.stringify({ error: info }, null, 2)}\n`);
   if (format === 'stream-json') {
     const stats = new RunStatsCollector('').snapshot();

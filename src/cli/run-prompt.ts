@@ -1,8 +1,10 @@
+import { realpathSync } from 'node:fs';
 import type { CliIo } from './cli-io.js';
 import {
   BudgetPausedError,
   CliUsageError,
   ContextWindowError,
+  GeminiWordedError,
   TurnLimitError,
 } from './cli-errors.js';
 import type { CliOptions } from './cli-options.js';
@@ -17,12 +19,14 @@ import { stripEscapeSequences } from './terminal-text.js';
 import {
   AbortError,
   DEFAULT_MODEL,
+  FileSessionStore,
+  SessionNotFoundError,
   type BudgetExceededInfo,
   type GeminiCliAgent,
   type GeminiCliSession,
   type ServerGeminiStreamEvent,
 } from './sdk.js';
-import { findSession, listProjectSessions } from './session-list.js';
+import { findResumeSession, listProjectSessions, NO_SESSIONS } from './session-list.js';
 
 /**
  * Runs one prompt headlessly: opens (or resumes) the session, streams the events into the chosen output
@@ -41,7 +45,7 @@ export async function runPrompt(
   prompt: string | undefined,
   io: CliIo,
 ): Promise<ExitCode> {
-  const session = await openSession(agent, options);
+  const session = await openSession(agent, options, io);
   if (prompt === undefined) await requirePausedTurn(session);
   const model = options.model ?? DEFAULT_MODEL;
   let progress: Progress | undefined;
@@ -129,17 +133,40 @@ export async function runPrompt(
   return exitCode;
 }
 
-/** Opens the session the command line asks for: resumed (`-r`), new with an id, or new. */
-async function openSession(agent: GeminiCliAgent, options: CliOptions): Promise<GeminiCliSession> {
+/**
+ * Opens the session the command line asks for: resumed (`-r`), new with an id, or new — with gemini-cli's
+ * wording when that fails (`Error resuming session: …`, `Error starting session: …`), and its warning when
+ * `-r latest` finds no session (a new one starts).
+ */
+export async function openSession(
+  agent: GeminiCliAgent,
+  options: Pick<CliOptions, 'resume' | 'sessionId'>,
+  io: Pick<CliIo, 'cwd' | 'env' | 'stderr'>,
+): Promise<GeminiCliSession> {
   if (options.resume !== undefined) {
-    const found = findSession(await listProjectSessions(agent), options.resume);
-    return agent.resumeSession(found.sessionId);
+    const chatsDir = (): Promise<string> =>
+      new FileSessionStore({ projectRoot: realCwd(io.cwd), env: { ...(io.env ?? {}) } }).chatsDir();
+    const found = await findResumeSession(
+      await listProjectSessions(agent),
+      options.resume,
+      chatsDir,
+    );
+    if (found === undefined) {
+      io.stderr(`${NO_SESSIONS}\n`);
+      return agent.session();
+    }
+    try {
+      return await agent.resumeSession(found.sessionId);
+    } catch (error) {
+      if (!(error instanceof SessionNotFoundError)) throw error;
+      throw new GeminiWordedError(`Error resuming session: ${error.message}`);
+    }
   }
   if (options.sessionId !== undefined) {
     const sessions = await listProjectSessions(agent);
     if (sessions.some((s) => s.sessionId === options.sessionId)) {
-      throw new CliUsageError(
-        `Session ID "${options.sessionId}" already exists. Continue it with -r ${options.sessionId}, or choose another id.`,
+      throw new GeminiWordedError(
+        `Error starting session: Session ID "${options.sessionId}" already exists. Use --resume to resume it, or provide a different ID.`,
       );
     }
     return agent.session({ sessionId: options.sessionId });
@@ -161,6 +188,15 @@ async function requirePausedTurn(session: GeminiCliSession): Promise<void> {
     `No prompt: pass one with -p "your prompt" (session ${session.id} has no turn paused on its budget to ` +
       'continue). Run `gemini-agent --help` for usage.',
   );
+}
+
+/** The working folder as the agent stores sessions under it (links resolved). */
+function realCwd(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
 }
 
 function cancelled(sessionId: string, cause?: unknown): AbortError {

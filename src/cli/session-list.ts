@@ -1,4 +1,4 @@
-import { CliUsageError } from './cli-errors.js';
+import { CliUsageError, GeminiWordedError } from './cli-errors.js';
 import { formatRelativeTime } from './relative-time.js';
 import type { GeminiCliAgent, SessionSummary } from './sdk.js';
 
@@ -51,3 +51,36 @@ export function findSession(sessions: readonly SessionSummary[], ref: string): S
     `Invalid session identifier "${ref}". Use --list-sessions to see available sessions.`,
   );
 }
+
+/**
+ * Resolves `-r/--resume` as gemini-cli 0.61 does: `latest` (the most recent; undefined when there is none, and
+ * the caller starts a new session with gemini's warning), an exact session id, or a 1-based index written without
+ * leading zeros. The value is trimmed.
+ *
+ * @param chatsDir where the sessions were looked for, named in the error as gemini names it.
+ * @throws GeminiWordedError (exit 42) with gemini's `Error resuming session: …` text when nothing matches.
+ */
+export async function findResumeSession(
+  sessions: readonly SessionSummary[],
+  ref: string,
+  chatsDir: () => Promise<string>,
+): Promise<SessionSummary | undefined> {
+  const wanted = ref.trim();
+  if (sessions.length === 0) {
+    if (wanted === 'latest') return undefined;
+    throw new GeminiWordedError(`Error resuming session: ${NO_SESSIONS}`);
+  }
+  if (wanted === 'latest') return sessions[sessions.length - 1];
+  const byId = sessions.find((s) => s.sessionId === wanted);
+  if (byId !== undefined) return byId;
+  const index = Number.parseInt(wanted, 10);
+  if (String(index) === wanted && index >= 1 && index <= sessions.length)
+    return sessions[index - 1];
+  throw new GeminiWordedError(
+    `Error resuming session: Invalid session identifier "${wanted}".\n  Searched for sessions in ${await chatsDir()}.\n` +
+      '  Use --list-sessions to see available sessions, then use --resume {number}, --resume {uuid}, or --resume latest.',
+  );
+}
+
+/** gemini-cli's text for a project without sessions (a warning for `-r latest`, else the error). */
+export const NO_SESSIONS = 'No previous sessions found for this project.';

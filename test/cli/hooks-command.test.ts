@@ -2,25 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { inProcessCli } from './helpers/in-process-cli.js';
 import { GeminiCliAgent, convertClaudeHooks } from '../../src/index.js';
 
-async function cli(argv: string[], cwd: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli({
-    argv,
-    env: {},
-    cwd,
-    stdin: { isTTY: true } as never,
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    onInterrupt: () => () => undefined,
-  });
-  return { code, stdout, stderr };
-}
+const cli = inProcessCli;
 
 function project(files: Record<string, unknown>): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'hooks-cli-')));

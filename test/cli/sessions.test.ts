@@ -108,14 +108,23 @@ describe('gemini-agent sessions', () => {
     expect((JSON.parse(bare.stdout) as { session_id: string }).session_id).toBe(second);
   });
 
-  it('rejects unknown sessions and duplicate --session-id with exit 42', async () => {
+  it("rejects unknown sessions and duplicate --session-id with exit 42, in gemini's words", async () => {
     const recall = join(FIXTURES, 'recall.jsonl');
+    // As gemini: without sessions, -r <id> is an error; -r latest warns and starts a new session.
+    const noneById = await runCli(['-r', 'abc', '-p', 'x', '--fake-responses', recall], {
+      cwd: project.cwd,
+      env: cleanEnv(project),
+    });
+    expect(noneById.code).toBe(42);
+    expect(noneById.stderr).toBe(
+      'Error resuming session: No previous sessions found for this project.\n',
+    );
     const none = await runCli(['-r', 'latest', '-p', 'x', '--fake-responses', recall], {
       cwd: project.cwd,
       env: cleanEnv(project),
     });
-    expect(none.code).toBe(42);
-    expect(none.stderr).toContain('No previous sessions found for this project.');
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('No previous sessions found for this project.\n');
     await newSession('Named session.', ['--session-id', 'my-fixed-id']);
     expect(await list()).toContain('[my-fixed-id]');
     const unknown = await runCli(['-r', 'no-such-session', '-p', 'x', '--fake-responses', recall], {
@@ -123,13 +132,16 @@ describe('gemini-agent sessions', () => {
       env: cleanEnv(project),
     });
     expect(unknown.code).toBe(42);
-    expect(unknown.stderr).toContain('Invalid session identifier "no-such-session"');
+    expect(unknown.stderr).toMatch(
+      /^Error resuming session: Invalid session identifier "no-such-session"\.\n {2}Searched for sessions in \/.*\/chats\.\n/,
+    );
     expect(unknown.stderr).toContain('--list-sessions');
     const outOfRange = await runCli(['-r', '5', '-p', 'x', '--fake-responses', recall], {
       cwd: project.cwd,
       env: cleanEnv(project),
     });
     expect(outOfRange.code).toBe(42);
+    expect(outOfRange.stderr).toContain('Invalid session identifier "5"');
     const again = await runCli(
       ['--session-id', 'my-fixed-id', '-p', 'x', '--fake-responses', recall],
       {
@@ -138,7 +150,9 @@ describe('gemini-agent sessions', () => {
       },
     );
     expect(again.code).toBe(42);
-    expect(again.stderr).toContain('already exists');
+    expect(again.stderr).toBe(
+      'Error starting session: Session ID "my-fixed-id" already exists. Use --resume to resume it, or provide a different ID.\n',
+    );
   });
 
   it('--delete-session removes a session by index or id', async () => {

@@ -102,14 +102,14 @@ describe('CLI output, as gemini 0.61 prints it', () => {
     }
   });
 
-  it("resuming a session that is not there: gemini's exit code, not an empty session", async () => {
+  it("resuming a session that is not there: gemini's exit codes and its exact error text", async () => {
     const gemini = recorded('session-resume-missing');
     const ours = await runOurs(gemini.scenario);
     expect(ours.exitCode).toBe(gemini.exitCode);
-    expect(ours.stderr).toContain('No previous sessions found for this project.');
+    expect(ours.stderr).toBe(gemini.stderr);
     expect(ours.later.map((r) => r.exitCode)).toEqual(gemini.later.map((r) => r.exitCode));
-    expect(ours.later[1]?.stderr).toContain(
-      'Invalid session identifier "0f0f0f0f-0000-4000-8000-000000000000"',
-    );
+    // An unknown id and an index out of range, with sessions stored: gemini's three lines, the chats folder named.
+    expect(ours.later[1]?.stderr).toBe(gemini.later[1]?.stderr);
+    expect(ours.later[2]?.stderr).toBe(gemini.later[2]?.stderr);
   });
 });

@@ -127,6 +127,32 @@ const FULL_EXTENSION = {
 
 export const SCENARIOS: Scenario[] = [
   {
+    name: 'skills-command',
+    about:
+      'gemini skills list | disable | enable on a user skill and a workspace skill: the listing, the messages and what each writes to the settings files.',
+    files: {
+      ...API_KEY_AUTH,
+      ...TRUST_PROJ,
+      'home/.gemini/skills/alpha/SKILL.md':
+        '---\nname: alpha\ndescription: Alpha skill does A.\n---\nUse A.\n',
+      'proj/.gemini/skills/beta/SKILL.md':
+        '---\nname: beta\ndescription: Beta skill.\n---\nUse B.\n',
+      'proj/.git/': '',
+    },
+    args: ['skills', 'list'],
+    then: [
+      ['skills', 'disable', 'alpha'],
+      ['skills', 'disable', 'alpha'],
+      ['skills', 'disable', 'alpha', '--scope', 'user'],
+      ['skills', 'list'],
+      ['skills', 'enable', 'alpha'],
+      ['skills', 'enable', 'alpha'],
+      ['skills', 'disable', 'beta', '--scope', 'user'],
+      ['skills', 'list'],
+    ],
+    check: ['proj/.gemini/settings.json', 'home/.gemini/settings.json'],
+  },
+  {
     name: 'hooks-command',
     about:
       'Workspace command hooks (bash + jq) on every event a headless run fires: what each hook received, and how a deny, an exit-2 brake and added context reach the model.',
