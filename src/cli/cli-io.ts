@@ -21,6 +21,11 @@ export interface CliIo {
    * wraps `stdout` / `stderr` with `terminalSafeIo`; defaults to `stderr`).
    */
   terminalStderr?: Sink;
+  /**
+   * The process's stdout stream when it is a terminal, for the line editing of `-i` (readline draws the prompt
+   * and the edited line on it). Absent: `-i` reads plain lines without a prompt.
+   */
+  terminalStdout?: NodeJS.WritableStream;
   /** Subscribes to Ctrl-C; returns the unsubscribe function. */
   onInterrupt(handler: () => void): () => void;
 }

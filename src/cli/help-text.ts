@@ -13,6 +13,7 @@ Prompt and model:
       --base-url <url>             An OpenAI-compatible server (vLLM, LM Studio, llama.cpp, Ollama…) serving
                                    -m's model, e.g. --base-url http://localhost:8000/v1 -m Qwen/Qwen3-8B.
       --api-key-env <NAME>         The environment variable holding that server's API key (default: no key).
+  -i, --prompt-interactive [text]  Run the prompt, then read more prompts line by line (/help lists commands).
   -o, --output-format <format>     text (default), json or stream-json.
       --max-turns <n>              Model calls allowed for this prompt (default: the SDK default).
       --max-cost <usd>             The session's budget in US dollars (shipped list prices), over its whole

@@ -37,9 +37,14 @@ const io: CliIo = {
   },
   stdoutIsTTY: process.stdout.isTTY === true,
   stderrIsTTY: process.stderr.isTTY === true,
+  ...(process.stdout.isTTY === true ? { terminalStdout: process.stdout } : {}),
   onInterrupt: (handler) => {
     interruptHandlers.add(handler);
-    return () => interruptHandlers.delete(handler);
+    return () => {
+      interruptHandlers.delete(handler);
+      // What the Ctrl-C interrupted is over (an -i turn): the next Ctrl-C is a first one again.
+      if (interruptHandlers.size === 0) interrupts = 0;
+    };
   },
 };
 

@@ -213,8 +213,9 @@ function parseStrict(argv: readonly string[]): CliOptions {
 }
 
 /**
- * `-r` / `--resume` take an optional value in gemini-cli (`-r` alone means `latest`). `parseArgs` has no
- * optional values, so a bare `-r` (last, or followed by another flag) gets `latest` inserted.
+ * `-r` / `--resume` take an optional value in gemini-cli (`-r` alone means `latest`), and so does `-i` here (alone:
+ * no first prompt). `parseArgs` has no optional values, so a bare `-r` (last, or followed by another flag) gets
+ * `latest` inserted, a bare `-i` an empty prompt.
  */
 function withDefaultResumeValue(argv: readonly string[]): string[] {
   const out: string[] = [];
@@ -232,6 +233,11 @@ function withDefaultResumeValue(argv: readonly string[]): string[] {
     if (arg === '-r' || arg === '--resume') {
       const next = argv[i + 1];
       if (next === undefined || (next.startsWith('-') && next.length > 1)) out.push('latest');
+    }
+    // A bare -i starts the interactive mode without a first prompt.
+    if (arg === '-i' || arg === '--prompt-interactive') {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('-') && next.length > 1)) out.push('');
     }
   }
   return out;

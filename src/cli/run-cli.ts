@@ -17,6 +17,7 @@ import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
+import { runRepl } from './repl.js';
 import { loginCommand } from './login-command.js';
 import { viewCommand } from './view-command.js';
 import { GeminiCliAgent } from './sdk.js';
@@ -61,11 +62,6 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
       return ExitCode.Success;
     }
     if (options.sandbox) throw new SandboxUnsupportedError();
-    if (options.promptInteractive !== undefined) {
-      throw new CliUsageError(
-        '-i/--prompt-interactive is not available yet: use -p for one prompt.',
-      );
-    }
     const agentOptions = agentOptionsFrom(options, io.cwd, io.env ?? {});
     const listing =
       options.listSessions || options.listExtensions || options.deleteSession !== undefined;
@@ -106,6 +102,7 @@ async function runAgent(
     await deleteSessionCommand(agent, io, options.deleteSession);
     return ExitCode.Success;
   }
+  if (options.promptInteractive !== undefined) return await runRepl(agent, options, io);
   const piped = await readPipedStdin(io.stdin).catch((error: unknown) => {
     throw new CliUsageError(
       `Could not read piped input: ${error instanceof Error ? error.message : String(error)}`,

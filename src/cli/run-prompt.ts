@@ -10,7 +10,7 @@ import {
 import type { CliOptions } from './cli-options.js';
 import { ExitCode, exitCodeFor } from './exit-codes.js';
 import { createWriter } from './output/create-writer.js';
-import { errorInfo, type RunOutcome } from './output/output-writer.js';
+import { errorInfo, type OutputWriter, type RunOutcome } from './output/output-writer.js';
 import { RunStatsCollector } from './output/run-stats.js';
 import { Progress } from './progress.js';
 import { hookEventLine } from './hook-lines.js';
@@ -47,6 +47,37 @@ export async function runPrompt(
 ): Promise<ExitCode> {
   const session = await openSession(agent, options, io);
   if (prompt === undefined) await requirePausedTurn(session);
+  const turn = await runTurn(session, options, prompt, io);
+  try {
+    await session.close();
+  } catch (closeError) {
+    const message = closeError instanceof Error ? closeError.message : String(closeError);
+    io.stderr(`Warning: the session could not be closed cleanly: ${message}\n`);
+  }
+  turn.writer.finish(turn.outcome);
+  return turn.exitCode;
+}
+
+/** One turn streamed into an output writer: how it ended, and the writer, whose `finish` is still to call. */
+export interface TurnResult {
+  exitCode: ExitCode;
+  outcome: RunOutcome;
+  writer: OutputWriter;
+  /** True when Ctrl-C cancelled the turn. */
+  cancelled: boolean;
+}
+
+/**
+ * Sends one prompt (or, when undefined, continues the turn paused on the budget) on an open session and streams
+ * its events into the output format of `options`, with gemini's stderr lines (retries, warnings, failed tools,
+ * hooks) and the progress line on a terminal. Ctrl-C aborts the turn. Never throws: failures are in the result.
+ */
+export async function runTurn(
+  session: GeminiCliSession,
+  options: CliOptions,
+  prompt: string | undefined,
+  io: CliIo,
+): Promise<TurnResult> {
   const model = options.model ?? DEFAULT_MODEL;
   let progress: Progress | undefined;
   const stdout = (text: string): void => {
@@ -123,14 +154,7 @@ export async function runPrompt(
     stopListening();
     progress?.end();
   }
-  try {
-    await session.close();
-  } catch (closeError) {
-    const message = closeError instanceof Error ? closeError.message : String(closeError);
-    io.stderr(`Warning: the session could not be closed cleanly: ${message}\n`);
-  }
-  writer.finish(outcome);
-  return exitCode;
+  return { exitCode, outcome, writer, cancelled: controller.signal.aborted };
 }
 
 /**
