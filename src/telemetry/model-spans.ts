@@ -2,6 +2,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ModelCall, ModelChunk, ModelResponseStream } from '../core/interceptors.js';
 import type { TelemetryRecorder } from './telemetry-recorder.js';
 import { ATTR, providerOf } from './semconv.js';
+import { errorMessage, errorTypeOf } from './span-content.js';
 
 function requestAttributes(call: ModelCall): Attributes {
   const config = call.request.config ?? {};
@@ -21,6 +22,27 @@ function requestAttributes(call: ModelCall): Attributes {
     attributes[ATTR.requestMaxTokens] = config.maxOutputTokens;
   }
   return attributes;
+}
+
+/** A failed model call's metrics and `gemini_cli.api_error` record. */
+function signalError(
+  recorder: TelemetryRecorder,
+  call: ModelCall,
+  promptId: string,
+  durationMs: number,
+  error: unknown,
+): void {
+  if (recorder.signals === undefined) return;
+  const status = (error as { status?: unknown }).status;
+  recorder.signals.apiError({
+    sessionId: call.ctx.sessionId,
+    promptId,
+    model: call.request.model,
+    durationMs,
+    message: errorMessage(error),
+    errorType: errorTypeOf(error),
+    status: typeof status === 'number' ? status : undefined,
+  });
 }
 
 /** What the streamed chunks of one response add up to. */
@@ -69,7 +91,10 @@ export async function traceModelCall(
   if (state !== undefined) {
     state.modelCalls += 1;
     state.chat = span;
+    state.model = call.request.model;
   }
+  const promptId = state?.promptId ?? call.ctx.sessionId;
+  recorder.signals?.apiRequest(call.ctx.sessionId, promptId, call.request.model);
   recorder.content(span, ATTR.systemInstructions, call.request.config?.systemInstruction);
   recorder.content(span, ATTR.inputMessages, call.request.contents);
   const started = Date.now();
@@ -82,6 +107,7 @@ export async function traceModelCall(
     stream = await next();
   } catch (error) {
     recorder.fail(span, error);
+    signalError(recorder, call, promptId, Date.now() - started, error);
     finish();
     throw error;
   }
@@ -94,6 +120,7 @@ export async function traceModelCall(
     responseId: undefined,
     firstChunkMs: undefined,
   };
+  let failed = false;
   return (async function* observed(): AsyncGenerator<ModelChunk, void> {
     try {
       for await (const chunk of stream) {
@@ -103,6 +130,8 @@ export async function traceModelCall(
       }
     } catch (error) {
       recorder.fail(span, error);
+      failed = true;
+      signalError(recorder, call, promptId, Date.now() - started, error);
       throw error;
     } finally {
       const usage = summary.usage;
@@ -127,6 +156,28 @@ export async function traceModelCall(
         }
       }
       span.setAttributes(attributes);
+      if (!failed && recorder.signals !== undefined) {
+        recorder.signals.apiResponse({
+          sessionId: call.ctx.sessionId,
+          promptId,
+          model: call.request.model,
+          provider: providerOf(call.request.model),
+          durationMs: Date.now() - started,
+          usage:
+            usage === undefined
+              ? undefined
+              : {
+                  input: input ?? 0,
+                  output,
+                  cached: usage.cachedContentTokenCount ?? 0,
+                  thoughts: usage.thoughtsTokenCount ?? 0,
+                  tool: usage.toolUsePromptTokenCount ?? 0,
+                  total: usage.totalTokenCount ?? 0,
+                },
+          finishReasons: summary.finishReasons,
+          text: summary.text.length > 0 ? summary.text.join('') : undefined,
+        });
+      }
       if (summary.text.length > 0 || summary.functionCalls.length > 0) {
         recorder.content(span, ATTR.outputMessages, [
           {

@@ -7,11 +7,15 @@ export interface ToolSpan {
   /** The context whose active span is this one (a subagent run by the tool nests under it). */
   readonly context: Context;
   decision?: ToolCallDecision;
+  /** The MCP server of the tool, when it is an MCP tool. */
+  mcpServer?: string;
 }
 
 /** What is open for one session while a turn runs. */
 export interface TurnState {
   readonly sessionId: string;
+  /** gemini-cli's prompt id of the turn (its metrics' and log records' `prompt_id`). */
+  readonly promptId: string;
   readonly span: Span;
   /** The context whose active span is the turn: model and tool spans are its children. */
   readonly context: Context;
@@ -22,6 +26,8 @@ export interface TurnState {
    * records nor carries a trace, so its model and tool calls make no spans either and run as without telemetry.
    */
   readonly inert: boolean;
+  /** The model of the turn's last model call. */
+  model?: string;
   /** The open `chat` span, if a model call is streaming. */
   chat: Span | undefined;
   readonly tools: Map<string, ToolSpan>;

@@ -59,6 +59,8 @@ export function createTelemetryFeature(
       return new TelemetryRecorder({
         api,
         tracerProvider: given.tracerProvider,
+        meterProvider: given.meterProvider,
+        loggerProvider: given.loggerProvider,
         logPrompts: given.logPrompts === true,
         agentName: given.agentName ?? 'gemini-agent',
         maxContentLength: given.maxContentLength ?? DEFAULT_MAX_CONTENT_LENGTH,
@@ -75,8 +77,9 @@ export function createTelemetryFeature(
   };
   return {
     name: TELEMETRY_FEATURE_NAME,
-    async initialize() {
-      await get();
+    async initialize(session) {
+      const recorder = await get();
+      recorder?.signals?.sessionStarted(session.sessionId);
     },
     interceptTurn(turn, next) {
       if (loaded === null) return next();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { TelemetryLoggerProvider, TelemetryMeterProvider } from './cli-signals.js';
 
 /**
  * The part of an OpenTelemetry `TracerProvider` the SDK uses. `@opentelemetry/api`'s `TracerProvider` (the global
@@ -21,6 +22,17 @@ export interface TelemetryOptions {
   enabled?: boolean;
   /** Where spans go, instead of the global tracer provider. */
   tracerProvider?: TelemetryTracerProvider;
+  /**
+   * Where gemini-cli's metrics go (`gemini_cli.tool.call.count`, `gemini_cli.api.request.latency`,
+   * `gemini_cli.token.usage`, …): an OpenTelemetry `MeterProvider`. Default: the global one, when an SDK registered
+   * it; else no metrics.
+   */
+  meterProvider?: TelemetryMeterProvider;
+  /**
+   * Where gemini-cli's log records go (`gemini_cli.user_prompt`, `gemini_cli.api_response`, `gemini_cli.tool_call`,
+   * …): an OpenTelemetry `LoggerProvider`. Default: the global one, when an SDK registered it; else no log records.
+   */
+  loggerProvider?: TelemetryLoggerProvider;
   /**
    * Put prompts, responses, system instructions, tool arguments and tool results on the spans
    * (`gen_ai.input.messages`, `gen_ai.output.messages`, `gen_ai.tool.call.arguments`, …), truncated to
@@ -46,6 +58,24 @@ export const TelemetryOptionsSchema = z.strictObject(
           v !== null &&
           typeof (v as { getTracer?: unknown }).getTracer === 'function',
         { error: 'expected an OpenTelemetry TracerProvider (an object with getTracer())' },
+      )
+      .optional(),
+    meterProvider: z
+      .custom<TelemetryMeterProvider>(
+        (v) =>
+          typeof v === 'object' &&
+          v !== null &&
+          typeof (v as { getMeter?: unknown }).getMeter === 'function',
+        { error: 'expected an OpenTelemetry MeterProvider (an object with getMeter())' },
+      )
+      .optional(),
+    loggerProvider: z
+      .custom<TelemetryLoggerProvider>(
+        (v) =>
+          typeof v === 'object' &&
+          v !== null &&
+          typeof (v as { getLogger?: unknown }).getLogger === 'function',
+        { error: 'expected an OpenTelemetry LoggerProvider (an object with getLogger())' },
       )
       .optional(),
     logPrompts: flag().optional(),

@@ -1,6 +1,11 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { OtelApi } from './otel-api.js';
 import type { TelemetryTracerProvider } from './telemetry-options.js';
+import {
+  CliSignals,
+  type TelemetryLoggerProvider,
+  type TelemetryMeterProvider,
+} from './cli-signals.js';
 import { contentAttribute, errorMessage, errorTypeOf } from './span-content.js';
 import { ATTR, TRACER_NAME } from './semconv.js';
 import type { TurnState } from './session-spans.js';
@@ -10,6 +15,9 @@ export interface RecorderSettings {
   readonly api: OtelApi;
   /** Explicit provider; default the global one. */
   readonly tracerProvider: TelemetryTracerProvider | undefined;
+  /** Explicit providers of gemini-cli's metrics and log records; default the global ones, if registered. */
+  readonly meterProvider?: TelemetryMeterProvider | undefined;
+  readonly loggerProvider?: TelemetryLoggerProvider | undefined;
   readonly logPrompts: boolean;
   readonly agentName: string;
   readonly maxContentLength: number;
@@ -22,8 +30,11 @@ export class TelemetryRecorder {
   readonly tracer: Tracer;
   readonly logPrompts: boolean;
   readonly agentName: string;
+  /** gemini-cli's metrics and log records, when a provider records them. */
+  readonly signals: CliSignals | undefined;
   private readonly maxContentLength: number;
   private readonly turns = new Map<string, TurnState>();
+  private readonly prompts = new Map<string, number>();
 
   constructor(settings: RecorderSettings) {
     this.api = settings.api;
@@ -32,6 +43,22 @@ export class TelemetryRecorder {
     this.logPrompts = settings.logPrompts;
     this.agentName = settings.agentName;
     this.maxContentLength = settings.maxContentLength;
+    this.signals = CliSignals.create(
+      settings.api,
+      { meterProvider: settings.meterProvider, loggerProvider: settings.loggerProvider },
+      {
+        logPrompts: settings.logPrompts,
+        maxContentLength: settings.maxContentLength,
+        version: settings.version,
+      },
+    );
+  }
+
+  /** The next prompt id of a session (gemini-cli's `<session id>########<n>`). */
+  nextPromptId(sessionId: string): string {
+    const n = (this.prompts.get(sessionId) ?? 0) + 1;
+    this.prompts.set(sessionId, n);
+    return `${sessionId}########${n}`;
   }
 
   /** The running turn of a session, if any. */

@@ -46,7 +46,11 @@ function openToolSpan(
     state?.context,
     startTime,
   );
-  const entry: ToolSpan = { span, context };
+  const entry: ToolSpan = {
+    span,
+    context,
+    ...(tool?.serverName === undefined ? {} : { mcpServer: tool.serverName }),
+  };
   if (state !== undefined) {
     state.toolCalls += 1;
     state.tools.set(request.callId, entry);
@@ -166,6 +170,19 @@ export function onToolResponse(
     );
   }
   recorder.content(span, ATTR.toolResult, response.responseParts);
+  recorder.signals?.toolCall({
+    sessionId: state.sessionId,
+    promptId: state.promptId,
+    name: response.name,
+    args: state.requested.get(response.callId)?.args ?? {},
+    durationMs: response.durationMs ?? 0,
+    success: response.error === undefined,
+    decision: entry.decision,
+    toolType: entry.mcpServer === undefined ? 'native' : 'mcp',
+    mcpServer: entry.mcpServer,
+    error: response.error?.message,
+    errorType: response.errorType ?? response.error?.type,
+  });
   span.end();
   state.tools.delete(response.callId);
   state.requested.delete(response.callId);

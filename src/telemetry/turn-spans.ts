@@ -41,6 +41,14 @@ function observe(
       };
       (state.chat ?? state.span).addEvent(EVENT.retry, attributes);
       if (state.chat !== undefined) state.span.addEvent(EVENT.retry, attributes);
+      recorder.signals?.retried({
+        sessionId: state.sessionId,
+        model: state.model,
+        attempt: v.attempt,
+        delayMs: v.delayMs,
+        phase: v.phase,
+        reason: v.reason,
+      });
       return;
     }
     case 'chat_compressed':
@@ -48,6 +56,11 @@ function observe(
         'gemini_agent.compression.original_tokens': event.value.originalTokenCount,
         'gemini_agent.compression.new_tokens': event.value.newTokenCount,
       });
+      recorder.signals?.compressed(
+        state.sessionId,
+        event.value.originalTokenCount,
+        event.value.newTokenCount,
+      );
       return;
     case 'warning':
       state.span.addEvent(EVENT.warning, {
@@ -90,9 +103,13 @@ export function traceTurn(
       },
       outer?.context,
     );
-    const inert = !span.isRecording() && !recorder.api.trace.isSpanContextValid(span.spanContext());
+    const inert =
+      recorder.signals === undefined &&
+      !span.isRecording() &&
+      !recorder.api.trace.isSpanContextValid(span.spanContext());
     const state: TurnState = {
       sessionId,
+      promptId: recorder.nextPromptId(sessionId),
       span,
       context,
       resumed: turn.prompt === undefined,
@@ -117,6 +134,10 @@ export function traceTurn(
       return;
     }
     recorder.content(span, ATTR.inputMessages, promptMessages(turn));
+    if (turn.prompt !== undefined) {
+      const text = turn.prompt.map((p) => p.text ?? '').join('');
+      recorder.signals?.userPrompt(sessionId, state.promptId, text);
+    }
     const output: string[] = [];
     try {
       for await (const event of next()) {
