@@ -38,7 +38,7 @@ function comparable(record: unknown): unknown {
     .replace(/"projectHash":"[0-9a-f]{64}"/g, '"projectHash":"<hash>"')
     .replace(/([a-z_]+)_\d{10,}_(\d+)/g, '$1_<ms>_$2');
   return JSON.parse(text, (key, value: unknown) =>
-    key === 'sdkFormat' || key === 'sdkParts' ? undefined : value,
+    key === 'sdkFormat' || key === 'sdkParts' || key === 'sdkApproval' ? undefined : value,
   ) as unknown;
 }
 
@@ -123,6 +123,10 @@ describe('session records, as gemini 0.61 writes them', () => {
     expect(firstRun(gotMessages).map(comparable)).toEqual(firstRun(wantMessages).map(comparable));
     // Our extra fields stay in fields gemini ignores.
     const model = gotMessages.find((m) => m['type'] === 'gemini');
+    const calls = gotMessages.flatMap((m) => (m['toolCalls'] as Json[] | undefined) ?? []);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls)
+      expect(call['sdkApproval']).toMatchObject({ decision: 'allow', by: 'rule' });
     expect(model?.['sdkParts']).toEqual([
       { text: 'Reading.' },
       expect.objectContaining({ functionCall: expect.objectContaining({ name: 'read_file' }) }),
