@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: runs the benchmark scenarios P1–P12 and PG against the built package and writes bench/results.json
+ * `npm run bench`: runs the benchmark scenarios P1–P13 and PG against the built package and writes bench/results.json
  * and docs/benchmarks.md. Plain Node, no test runner.
  *
  *   node bench/run.mjs                 full run (writes both outputs)
@@ -29,6 +29,7 @@ const SCENARIOS = {
   P10: './scenarios/p10-telemetry.mjs',
   P11: './scenarios/p11-parsers.mjs',
   P12: './scenarios/p12-context.mjs',
+  P13: './scenarios/p13-subagents.mjs',
 };
 /** Total budget of a run (the issue's limit is 20 minutes on the 2-core machine). */
 const BUDGET_MS = 20 * 60_000;

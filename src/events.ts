@@ -330,7 +330,9 @@ export type SubagentInnerEvent = Extract<
       | 'retry'
       | 'tool_progress'
       | 'invalid_stream'
-      | 'loop_detected';
+      | 'loop_detected'
+      | 'model_info'
+      | 'finished';
   }
 >;
 

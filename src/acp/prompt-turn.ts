@@ -12,6 +12,7 @@ import type {
   ApprovalRequest,
   FinishedInfo,
   ServerGeminiStreamEvent,
+  SubagentActivityInfo,
   ToolCallResponseInfo,
 } from '../events.js';
 import { InvalidStreamError } from '../errors.js';
@@ -21,11 +22,17 @@ import {
   diffContent,
   isEditCall,
   planEntries,
-  proposedText,
   snapshotEdit,
   type EditSnapshot,
 } from './edit-diff.js';
 import { permissionChoice, permissionOptions } from './permissions.js';
+import {
+  cancelledMessage,
+  INVALID_STREAM_REFUSALS,
+  permissionContent,
+  REFUSALS,
+  subagentMeta,
+} from './turn-parts.js';
 import { contextWindowOf } from './session-config.js';
 import type { ToolCallDisplay, ToolCatalog } from './tool-display.js';
 
@@ -57,36 +64,15 @@ export class ClientGoneError extends Error {
   }
 }
 
-/** gemini-cli's message for a call the user cancelled. */
-function cancelledMessage(request: ApprovalRequest): string {
-  return `Tool "${request.toolName}" was canceled by the user.`;
-}
-
 interface TrackedCall {
   name: string;
   args: Record<string, unknown>;
   display: ToolCallDisplay;
   status: ToolCallStatus;
   edit?: EditSnapshot;
+  /** `_meta` of a subagent's call: who makes it. */
+  meta?: Record<string, unknown>;
 }
-
-/** Finish reasons that mean the model refused (safety and similar blocks). */
-const REFUSALS = new Set([
-  'SAFETY',
-  'RECITATION',
-  'BLOCKLIST',
-  'PROHIBITED_CONTENT',
-  'SPII',
-  'IMAGE_SAFETY',
-]);
-
-/** Invalid-stream reasons that mean the model (or the API) refused. */
-const INVALID_STREAM_REFUSALS = new Set([
-  'SAFETY_BLOCKED',
-  'RECITATION_BLOCKED',
-  'OTHER_BLOCKED',
-  'PROMPT_BLOCKED',
-]);
 
 /**
  * One `session/prompt`: streams the session's events to the client as `session/update`s, turns the calls that
@@ -197,6 +183,9 @@ export class PromptTurn {
       case 'tool_call_response':
         await this.onResponse(event.value);
         return;
+      case 'subagent_activity':
+        await this.onSubagent(event.value);
+        return;
       case 'finished':
         await this.onFinished(event.value);
         return;
@@ -209,10 +198,33 @@ export class PromptTurn {
     }
   }
 
+  /** A subagent's tool calls as calls of the turn, with `_meta.subagent`; its text and thoughts stay inside it. */
+  private async onSubagent(activity: SubagentActivityInfo): Promise<void> {
+    const inner = activity.event;
+    if (inner.type === 'tool_call_request') {
+      const { callId, name, args } = inner.value;
+      const call = await this.track(callId, name, args, activity);
+      await this.host.send({
+        sessionUpdate: 'tool_call',
+        toolCallId: callId,
+        title: call.display.title,
+        kind: call.display.kind,
+        status: 'in_progress',
+        locations: call.display.locations,
+        rawInput: args,
+        ...(call.meta === undefined ? {} : { _meta: call.meta }),
+      });
+      call.status = 'in_progress';
+    } else if (inner.type === 'tool_call_response') {
+      await this.onResponse(inner.value, activity);
+    }
+  }
+
   private async track(
     callId: string,
     name: string,
     args: Record<string, unknown>,
+    subagent?: SubagentActivityInfo,
   ): Promise<TrackedCall> {
     const existing = this.calls.get(callId);
     if (existing) return existing;
@@ -221,6 +233,7 @@ export class PromptTurn {
       args,
       display: this.host.catalog.display(name, args, this.host.cwd),
       status: 'pending',
+      ...(subagent === undefined ? {} : { meta: subagentMeta(subagent) }),
     };
     // The loop waits while this is read (its stream is pulled only afterwards), so the old text is from before
     // the edit runs.
@@ -264,9 +277,13 @@ export class PromptTurn {
     await this.host.send({ sessionUpdate: 'tool_call_update', toolCallId: callId, status });
   }
 
-  private async onResponse(response: ToolCallResponseInfo): Promise<void> {
+  private async onResponse(
+    response: ToolCallResponseInfo,
+    subagent?: SubagentActivityInfo,
+  ): Promise<void> {
     const known = this.calls.get(response.callId);
-    const call = known ?? (await this.track(response.callId, response.name, {}));
+    const call = known ?? (await this.track(response.callId, response.name, {}, subagent));
+    const meta = call.meta === undefined ? {} : { _meta: call.meta };
     const failed = response.error !== undefined;
     call.status = failed ? 'failed' : 'completed';
     const content: ToolCallContent[] = [];
@@ -288,6 +305,7 @@ export class PromptTurn {
         status: call.status,
         content,
         rawOutput,
+        ...meta,
       });
     } else {
       // A call answered here that was announced earlier (e.g. closed as interrupted after a restart).
@@ -300,6 +318,7 @@ export class PromptTurn {
         locations: call.display.locations,
         content,
         rawOutput,
+        ...meta,
       });
     }
     if (!failed && call.name === 'write_todos') {
@@ -332,8 +351,9 @@ export class PromptTurn {
               title: request.description || call.display.title,
               kind: call.display.kind,
               locations: call.display.locations,
-              content: this.permissionContent(request, call),
+              content: permissionContent(request, call),
               rawInput: request.args,
+              ...(call.meta === undefined ? {} : { _meta: call.meta }),
             },
             options,
           },
@@ -374,22 +394,5 @@ export class PromptTurn {
       if (choice.decision !== 'deny') await this.setStatus(request.callId, call, 'in_progress');
     }
     return decisions;
-  }
-
-  private permissionContent(request: ApprovalRequest, call: TrackedCall): ToolCallContent[] {
-    if (call.edit) {
-      const proposed = proposedText(call.name, call.args, call.edit);
-      if (proposed !== undefined) return [diffContent(call.edit, proposed)];
-    }
-    const lines = [request.reason ? `Asked by: ${request.reason}` : undefined];
-    if (request.skill) {
-      lines.push(
-        `Skill "${request.skill.name}": ${request.skill.description}`,
-        `Location: ${request.skill.location}`,
-        request.skill.folderTree,
-      );
-    }
-    const text = lines.filter((l): l is string => l !== undefined && l !== '').join('\n');
-    return text === '' ? [] : [{ type: 'content', content: { type: 'text', text } }];
   }
 }

@@ -67,6 +67,9 @@ Skills (~/.gemini/skills and a trusted project's .gemini/skills; skills.disabled
   gemini-agent skills list [--all] | skills enable <name> | skills disable <name> [--scope user|workspace]
                                           (see gemini-agent skills --help)
 
+Subagents (.gemini/agents/*.md, ~/.gemini/agents/*.md and extensions' agents, as gemini's /agents):
+  gemini-agent agents list [-o json] | agents enable|disable <name>   (see gemini-agent agents --help)
+
 Session viewer (a read-only web page on 127.0.0.1: timelines of this project's sessions, live):
   gemini-agent view [session] [--no-open] [--port <n>]   (see gemini-agent view --help)
 

@@ -12,6 +12,7 @@ import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
 import { mcpCommand } from './mcp-command.js';
 import { hooksCommand } from './hooks-command.js';
 import { skillsCommand } from './skills-command.js';
+import { agentsCommand } from './agents-command.js';
 import { extensionsCommand } from './extensions-command.js';
 import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
@@ -32,7 +33,7 @@ const RAW_OUTPUT_WARNING =
 
 /**
  * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
- * `postgres`, `mcp`, `extensions`, `hooks`, `skills`, `login` / `logout`, `view` subcommands. Returns the
+ * `postgres`, `mcp`, `extensions`, `hooks`, `skills`, `agents`, `login` / `logout`, `view` subcommands. Returns the
  * exit code; never throws. Everything it touches comes through `io`.
  */
 export async function runCli(rawIo: CliIo): Promise<ExitCode> {
@@ -49,6 +50,8 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
       return await hooksCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'skills' || io.argv[0] === 'skill')
       return await skillsCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'agents' || io.argv[0] === 'agent')
+      return await agentsCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
     if (io.argv[0] === 'view') return await viewCommand(io, io.argv.slice(1));
     const options = parseCliArgs(io.argv);

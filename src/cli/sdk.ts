@@ -48,7 +48,10 @@ export type {
   SessionSummary,
   Settings,
   TelemetryExport,
+  ToolCallRequestInfo,
   ToolCallResponseInfo,
   ExtensionInfo,
   ExtensionUpdateInfo,
+  SubagentActivityInfo,
+  SubagentInfo,
 } from '../index.js';

@@ -59,6 +59,8 @@ const FORWARDED = new Set<ServerGeminiStreamEvent['type']>([
   'tool_progress',
   'invalid_stream',
   'loop_detected',
+  'model_info',
+  'finished',
 ]);
 
 /** What a subagent's call that needs approval gets when the agent pauses for approvals instead of asking. */
@@ -90,6 +92,8 @@ class SubagentRun {
   private readonly context = new ContextTracker();
   private readonly info: SubagentCallInfo;
   private readonly modelName: string;
+  /** The run's `model_info` (the model it runs on) was emitted. */
+  private modelAnnounced = false;
 
   constructor(
     private readonly input: SubagentRunInput,
@@ -203,7 +207,11 @@ class SubagentRun {
       },
       context: this.context,
       tokenLimit: runtime.tokenLimit(this.modelName),
-      takeModelInfo: () => undefined,
+      takeModelInfo: () => {
+        if (this.modelAnnounced) return undefined;
+        this.modelAnnounced = true;
+        return this.modelName;
+      },
       pump,
     };
   }

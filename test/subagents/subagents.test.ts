@@ -90,9 +90,12 @@ describe('invoke_agent: a subagent run inside the parent session', () => {
     expect(inner.every((a) => a.parentCallId === parentCallId)).toBe(true);
     expect(new Set(inner.map((a) => a.agentId)).size).toBe(1);
     expect(inner.map((a) => a.event.type)).toEqual([
+      'model_info',
       'tool_call_request',
+      'finished',
       'tool_call_response',
       'tool_call_request',
+      'finished',
       'tool_call_response',
     ]);
     // The parent's history: the prompt, the call, its one answer, the final text — nothing of the subagent's.

@@ -1,109 +1,38 @@
-import { DEFAULT_PRICES, PRICES_DATE, callCost, type ServerGeminiStreamEvent } from '../sdk.js';
+import {
+  DEFAULT_PRICES,
+  PRICES_DATE,
+  callCost,
+  type ServerGeminiStreamEvent,
+  type SubagentActivityInfo,
+  type ToolCallResponseInfo,
+} from '../sdk.js';
 
-/** Token counts of one model, as the stream-json `result.stats.models` entry. */
-export interface ModelTokenStats {
-  total_tokens: number;
-  input_tokens: number;
-  output_tokens: number;
-  cached: number;
-  input: number;
-  /** US dollars at `DEFAULT_PRICES` (not a gemini-cli field); null for a model without a price. */
-  cost_usd: number | null;
-}
-
-/** stream-json `result.stats` (gemini-cli's field names, plus `cost_usd`). */
-export interface StreamStats extends ModelTokenStats {
-  duration_ms: number;
-  tool_calls: number;
-  models: Record<string, ModelTokenStats>;
-  /** US dollars of the models that have a price (gemini-agent's field). */
-  cost_usd: number;
-}
-
-/** json `stats.cost` (gemini-agent's field; gemini-cli has no cost): what the run's model calls cost. */
-export interface RunCost {
-  /** US dollars of every model call whose model has a price. */
-  totalUsd: number;
-  /** US dollars by model; null for a model without a price in `DEFAULT_PRICES`. */
-  byModel: Record<string, number | null>;
-  /** The date of the price table (`PRICES_DATE`). */
-  pricesDate: string;
-}
-
-/** Token counts of the json format. */
-export interface TokenMetrics {
-  input: number;
-  prompt: number;
-  candidates: number;
-  total: number;
-  cached: number;
-  thoughts: number;
-  tool: number;
-}
-
-/** Requests of one model by one role (gemini-cli's `RoleMetrics`; the CLI's chat is the `main` role). */
-export interface RoleMetrics {
-  totalRequests: number;
-  totalErrors: number;
-  totalLatencyMs: number;
-  tokens: TokenMetrics;
-}
-
-/** Per-model metrics of the json format (gemini-cli's `SessionMetrics.models[m]`). */
-export interface ModelMetrics {
-  api: {
-    totalRequests: number;
-    totalErrors: number;
-    totalLatencyMs: number;
-    /** Failed requests by error type (`ApiError` for an HTTP error, else the network code or stream error type). */
-    errorsByType: Record<string, number>;
-  };
-  tokens: TokenMetrics;
-  roles: Record<string, RoleMetrics>;
-}
-
-/** Approval outcomes of tool calls. */
-export interface ToolDecisions {
-  accept: number;
-  reject: number;
-  modify: number;
-  auto_accept: number;
-}
-
-/** Per-tool metrics of the json format. */
-export interface ToolMetrics {
-  count: number;
-  success: number;
-  fail: number;
-  durationMs: number;
-  decisions: ToolDecisions;
-}
-
-/** json `stats` (gemini-cli's `SessionMetrics`). */
-export interface SessionMetrics {
-  models: Record<string, ModelMetrics>;
-  tools: {
-    totalCalls: number;
-    totalSuccess: number;
-    totalFail: number;
-    totalDurationMs: number;
-    totalDecisions: ToolDecisions;
-    byName: Record<string, ToolMetrics>;
-  };
-  /** Lines the model's file changes added and removed (`write_file`, `replace`). */
-  files: { totalLinesAdded: number; totalLinesRemoved: number };
-  /** What the run's model calls cost at the shipped prices. */
-  cost: RunCost;
-}
-
-/** Both views of the statistics of one run. */
-export interface RunStats {
-  stream: StreamStats;
-  session: SessionMetrics;
-}
+export type {
+  ModelTokenStats,
+  StreamStats,
+  RunCost,
+  TokenMetrics,
+  RoleMetrics,
+  ModelMetrics,
+  ToolDecisions,
+  ToolMetrics,
+  SessionMetrics,
+  RunStats,
+} from './run-stats-types.js';
+import type {
+  ModelTokenStats,
+  TokenMetrics,
+  RoleMetrics,
+  ModelMetrics,
+  ToolDecisions,
+  ToolMetrics,
+  RunStats,
+} from './run-stats-types.js';
 
 /** The role of the CLI's chat requests in gemini-cli's statistics. */
 const MAIN_ROLE = 'main';
+/** The role of a subagent's requests (gemini-cli's `LlmRole.SUBAGENT`). */
+const SUBAGENT_ROLE = 'subagent';
 
 /**
  * Error types of calls refused before a decision to run them (gemini-cli counts no decision for them: unknown
@@ -128,6 +57,8 @@ export class RunStatsCollector {
   private readonly costs = new Map<string, number | null>();
   private readonly tools = new Map<string, ToolMetrics>();
   private readonly confirmed = new Set<string>();
+  /** Each subagent run's model and the start of its current request, by `agentId`. */
+  private readonly subagents = new Map<string, { model: string; requestStartedAt: number }>();
   private readonly files = { totalLinesAdded: 0, totalLinesRemoved: 0 };
   private readonly startedAt: number;
   private requestStartedAt: number;
@@ -149,17 +80,12 @@ export class RunStatsCollector {
         this.currentModel = event.value;
         return;
       case 'finished': {
-        const metrics = this.modelMetrics(this.currentModel);
-        const role = roleMetrics(metrics);
-        const latency = this.now() - this.requestStartedAt;
-        metrics.api.totalRequests += 1;
-        metrics.api.totalLatencyMs += latency;
-        role.totalRequests += 1;
-        role.totalLatencyMs += latency;
-        const usage = readUsage(event.value.usageMetadata);
-        addUsage(metrics.tokens, usage);
-        addUsage(role.tokens, usage);
-        this.addCost(this.currentModel, usage);
+        this.request(
+          this.currentModel,
+          MAIN_ROLE,
+          this.requestStartedAt,
+          event.value.usageMetadata,
+        );
         this.requestStartedAt = this.now();
         return;
       }
@@ -181,31 +107,89 @@ export class RunStatsCollector {
       case 'tool_call_confirmation':
         this.confirmed.add(event.value.request.callId);
         return;
-      case 'tool_call_response': {
-        const { name, error, durationMs, callId, fileDiff } = event.value;
-        const tool = this.toolMetrics(name);
-        tool.count += 1;
-        if (error === undefined) tool.success += 1;
-        else tool.fail += 1;
-        tool.durationMs += durationMs ?? 0;
-        // gemini-cli: a call allowed without asking is accepted once (ProceedOnce → accept); one asked about
-        // and refused is rejected; a call refused before any decision counts none.
-        const asked = this.confirmed.has(callId);
-        const type = error?.type ?? '';
-        if (asked && error !== undefined && (type === 'policy_violation' || type === 'cancelled')) {
-          tool.decisions.reject += 1;
-        } else if (error === undefined || !UNDECIDED_ERRORS.has(type)) {
-          tool.decisions.accept += 1;
-        }
-        if (error === undefined && fileDiff?.diffStat !== undefined) {
-          this.files.totalLinesAdded += fileDiff.diffStat.model_added_lines;
-          this.files.totalLinesRemoved += fileDiff.diffStat.model_removed_lines;
-        }
+      case 'tool_call_response':
+        this.toolCall(event.value);
         this.requestStartedAt = this.now();
         return;
-      }
+      case 'subagent_activity':
+        this.subagentEvent(event.value);
+        return;
       default:
         return;
+    }
+  }
+
+  /**
+   * A subagent's event: as in gemini-cli, its model requests count under its model with the `subagent` role, and
+   * its tool calls count with the others.
+   */
+  private subagentEvent(activity: SubagentActivityInfo): void {
+    let run = this.subagents.get(activity.agentId);
+    if (run === undefined) {
+      run = { model: this.currentModel, requestStartedAt: this.now() };
+      this.subagents.set(activity.agentId, run);
+    }
+    const inner = activity.event;
+    switch (inner.type) {
+      case 'model_info':
+        run.model = inner.value;
+        return;
+      case 'finished':
+        this.request(run.model, SUBAGENT_ROLE, run.requestStartedAt, inner.value.usageMetadata);
+        run.requestStartedAt = this.now();
+        return;
+      case 'tool_call_confirmation':
+        this.confirmed.add(inner.value.request.callId);
+        return;
+      case 'tool_call_response':
+        this.toolCall(inner.value);
+        run.requestStartedAt = this.now();
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** One model request that answered (gemini-cli's `ApiResponseEvent`). */
+  private request(
+    model: string,
+    roleName: string,
+    startedAt: number,
+    usageMetadata: unknown,
+  ): void {
+    const metrics = this.modelMetrics(model);
+    const role = roleMetrics(metrics, roleName);
+    const latency = this.now() - startedAt;
+    metrics.api.totalRequests += 1;
+    metrics.api.totalLatencyMs += latency;
+    role.totalRequests += 1;
+    role.totalLatencyMs += latency;
+    const usage = readUsage(usageMetadata);
+    addUsage(metrics.tokens, usage);
+    addUsage(role.tokens, usage);
+    this.addCost(model, usage);
+  }
+
+  /** One tool call answered. */
+  private toolCall(response: ToolCallResponseInfo): void {
+    const { name, error, durationMs, callId, fileDiff } = response;
+    const tool = this.toolMetrics(name);
+    tool.count += 1;
+    if (error === undefined) tool.success += 1;
+    else tool.fail += 1;
+    tool.durationMs += durationMs ?? 0;
+    // gemini-cli: a call allowed without asking is accepted once (ProceedOnce → accept); one asked about
+    // and refused is rejected; a call refused before any decision counts none.
+    const asked = this.confirmed.has(callId);
+    const type = error?.type ?? '';
+    if (asked && error !== undefined && (type === 'policy_violation' || type === 'cancelled')) {
+      tool.decisions.reject += 1;
+    } else if (error === undefined || !UNDECIDED_ERRORS.has(type)) {
+      tool.decisions.accept += 1;
+    }
+    if (error === undefined && fileDiff?.diffStat !== undefined) {
+      this.files.totalLinesAdded += fileDiff.diffStat.model_added_lines;
+      this.files.totalLinesRemoved += fileDiff.diffStat.model_removed_lines;
     }
   }
 
@@ -297,7 +281,7 @@ export class RunStatsCollector {
   /** A model request that failed (gemini-cli's processApiError): a request, an error, its type. */
   private failedRequest(type: string | undefined): void {
     const metrics = this.modelMetrics(this.currentModel);
-    const role = roleMetrics(metrics);
+    const role = roleMetrics(metrics, MAIN_ROLE);
     const latency = this.now() - this.requestStartedAt;
     const key = type ?? 'unknown';
     metrics.api.totalRequests += 1;
@@ -359,11 +343,11 @@ function emptyTokens(): TokenMetrics {
   return { input: 0, prompt: 0, candidates: 0, total: 0, cached: 0, thoughts: 0, tool: 0 };
 }
 
-function roleMetrics(metrics: ModelMetrics): RoleMetrics {
-  let role = metrics.roles[MAIN_ROLE];
+function roleMetrics(metrics: ModelMetrics, name: string): RoleMetrics {
+  let role = metrics.roles[name];
   if (role === undefined) {
     role = { totalRequests: 0, totalErrors: 0, totalLatencyMs: 0, tokens: emptyTokens() };
-    metrics.roles[MAIN_ROLE] = role;
+    metrics.roles[name] = role;
   }
   return role;
 }

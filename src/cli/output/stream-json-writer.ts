@@ -1,4 +1,9 @@
-import type { ServerGeminiStreamEvent } from '../sdk.js';
+import type {
+  ServerGeminiStreamEvent,
+  SubagentActivityInfo,
+  ToolCallRequestInfo,
+  ToolCallResponseInfo,
+} from '../sdk.js';
 import type { OutputWriter, RunOutcome, RunStart, Sink } from './output-writer.js';
 import { toolOutputText } from './tool-output.js';
 
@@ -7,9 +12,32 @@ export const LOOP_DETECTED_MESSAGE = 'Loop detected, stopping execution';
 /** Message of the `error` line for `max_session_turns` (gemini-cli's text, severity error). */
 export const MAX_TURNS_MESSAGE = 'Maximum session turns exceeded';
 
+/** gemini-cli's `tool_use` fields of a call. */
+function toolUse(request: ToolCallRequestInfo): Record<string, unknown> {
+  return { tool_name: request.name, tool_id: request.callId, parameters: request.args };
+}
+
+/** gemini-cli's `tool_result` fields of an answered call. */
+function toolResult(response: ToolCallResponseInfo): Record<string, unknown> {
+  const { callId, error } = response;
+  const output = toolOutputText(response);
+  return {
+    tool_id: callId,
+    status: error === undefined ? 'success' : 'error',
+    ...(output === undefined ? {} : { output }),
+    ...(error === undefined
+      ? {}
+      : { error: { type: error.type ?? 'TOOL_EXECUTION_ERROR', message: error.message } }),
+  };
+}
+
 /**
  * `--output-format stream-json`: one JSON object per line, each with `type` and an ISO `timestamp`, using
  * gemini-cli's event names and fields (`init`, `message`, `tool_use`, `tool_result`, `error`, `result`).
+ *
+ * A subagent's tool calls and errors (gemini-cli prints none of them) are `tool_use` / `tool_result` / `error`
+ * lines too, with two more fields: `parent_tool_id` (the parent's `invoke_agent` call) and `agent_name`. A reader
+ * that ignores unknown fields sees them as calls; one that draws a tree nests them under `parent_tool_id`.
  */
 export class StreamJsonWriter implements OutputWriter {
   constructor(
@@ -29,26 +57,15 @@ export class StreamJsonWriter implements OutputWriter {
           this.emit('message', { role: 'assistant', content: event.value, delta: true });
         }
         return;
+      case 'subagent_activity':
+        this.subagentEvent(event.value);
+        return;
       case 'tool_call_request':
-        this.emit('tool_use', {
-          tool_name: event.value.name,
-          tool_id: event.value.callId,
-          parameters: event.value.args,
-        });
+        this.emit('tool_use', toolUse(event.value));
         return;
-      case 'tool_call_response': {
-        const { callId, error } = event.value;
-        const output = toolOutputText(event.value);
-        this.emit('tool_result', {
-          tool_id: callId,
-          status: error === undefined ? 'success' : 'error',
-          ...(output === undefined ? {} : { output }),
-          ...(error === undefined
-            ? {}
-            : { error: { type: error.type ?? 'TOOL_EXECUTION_ERROR', message: error.message } }),
-        });
+      case 'tool_call_response':
+        this.emit('tool_result', toolResult(event.value));
         return;
-      }
       case 'error':
         this.emit('error', { severity: 'error', message: event.value.error.message });
         return;
@@ -66,6 +83,29 @@ export class StreamJsonWriter implements OutputWriter {
         return;
       case 'max_session_turns':
         this.emit('error', { severity: 'error', message: MAX_TURNS_MESSAGE });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** A subagent's tool call, result or error, nested under the parent's `invoke_agent` call. */
+  private subagentEvent(activity: SubagentActivityInfo): void {
+    const nested = {
+      ...(activity.parentCallId === undefined ? {} : { parent_tool_id: activity.parentCallId }),
+      agent_name: activity.agentName,
+    };
+    const inner = activity.event;
+    switch (inner.type) {
+      case 'tool_call_request':
+        this.emit('tool_use', { ...toolUse(inner.value), ...nested });
+        return;
+      case 'tool_call_response':
+        this.emit('tool_result', { ...toolResult(inner.value), ...nested });
+        return;
+      case 'error':
+        // The parent goes on (its invoke_agent call gets the subagent's result): a warning, not an error.
+        this.emit('error', { severity: 'warning', message: inner.value.error.message, ...nested });
         return;
       default:
         return;

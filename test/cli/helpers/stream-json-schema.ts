@@ -2,6 +2,12 @@ import { z } from 'zod';
 
 const timestamp = z.iso.datetime();
 
+/** Our fields of a subagent's line: the subagent, and the parent's `invoke_agent` call it runs in. */
+const nested = {
+  agent_name: z.string().min(1).optional(),
+  parent_tool_id: z.string().min(1).optional(),
+};
+
 const ModelStats = z.strictObject({
   total_tokens: z.number().int().nonnegative(),
   input_tokens: z.number().int().nonnegative(),
@@ -14,8 +20,9 @@ const ModelStats = z.strictObject({
 /**
  * One line of `--output-format stream-json`, with exactly gemini-cli's event types and fields
  * (spec-model-sessions.md §9.3). Strict objects: an extra or misspelt field fails the parse. Our additions,
- * documented: `tool_result.output` is also present on errors when the tool produced output, and `result.stats`
- * (and each model's entry) carries `cost_usd` (null for a model without a price).
+ * documented: `tool_result.output` is also present on errors when the tool produced output, `result.stats`
+ * (and each model's entry) carries `cost_usd` (null for a model without a price), and a subagent's `tool_use`,
+ * `tool_result` and `error` lines carry `agent_name` and `parent_tool_id` (docs/subagents.md).
  */
 export const StreamJsonLine = z.discriminatedUnion('type', [
   z.strictObject({
@@ -37,6 +44,7 @@ export const StreamJsonLine = z.discriminatedUnion('type', [
     tool_name: z.string().min(1),
     tool_id: z.string().min(1),
     parameters: z.record(z.string(), z.unknown()),
+    ...nested,
   }),
   z.strictObject({
     type: z.literal('tool_result'),
@@ -45,12 +53,14 @@ export const StreamJsonLine = z.discriminatedUnion('type', [
     status: z.enum(['success', 'error']),
     output: z.string().optional(),
     error: z.strictObject({ type: z.string(), message: z.string() }).optional(),
+    ...nested,
   }),
   z.strictObject({
     type: z.literal('error'),
     timestamp,
     severity: z.enum(['warning', 'error']),
     message: z.string().min(1),
+    ...nested,
   }),
   z.strictObject({
     type: z.literal('result'),
