@@ -1,20 +1,11 @@
 import type { Attributes, Logger, Meter } from '@opentelemetry/api';
 import { instruments, LOG_EVENT, type Instruments } from './cli-signal-names.js';
 import type { OtelApi } from './otel-api.js';
+import type { TelemetryLoggerProvider, TelemetryMeterProvider } from './telemetry-options.js';
 import { contentAttribute } from './span-content.js';
 
 /** gemini-cli's instrumentation scope (its `SERVICE_NAME`) for metrics and log records. */
 export const CLI_SCOPE = 'gemini-cli';
-
-/** The part of an OpenTelemetry `MeterProvider` the SDK uses (`@opentelemetry/sdk-metrics`' fits). */
-export interface TelemetryMeterProvider {
-  getMeter(name: string, version?: string): unknown;
-}
-
-/** The part of an OpenTelemetry `LoggerProvider` the SDK uses (`@opentelemetry/sdk-logs`' fits). */
-export interface TelemetryLoggerProvider {
-  getLogger(name: string, version?: string): unknown;
-}
 
 /** One model call's outcome, as the signals record it. */
 export interface ApiCallFacts {

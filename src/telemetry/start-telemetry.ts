@@ -2,8 +2,11 @@ import type { Resource } from '@opentelemetry/resources';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { ConfigurationError, GeminiAgentError } from '../errors.js';
 import { sdkVersion } from '../model/client-headers.js';
-import type { TelemetryTracerProvider } from './telemetry-options.js';
-import type { TelemetryLoggerProvider, TelemetryMeterProvider } from './cli-signals.js';
+import type {
+  TelemetryLoggerProvider,
+  TelemetryMeterProvider,
+  TelemetryTracerProvider,
+} from './telemetry-options.js';
 import type { ResolvedTelemetrySettings } from './telemetry-settings.js';
 
 /** The packages an export needs besides `@opentelemetry/api`. */

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { TelemetryLoggerProvider, TelemetryMeterProvider } from './cli-signals.js';
 
 /**
  * The part of an OpenTelemetry `TracerProvider` the SDK uses. `@opentelemetry/api`'s `TracerProvider` (the global
@@ -8,6 +7,16 @@ import type { TelemetryLoggerProvider, TelemetryMeterProvider } from './cli-sign
  */
 export interface TelemetryTracerProvider {
   getTracer(name: string, version?: string, options?: { schemaUrl?: string }): unknown;
+}
+
+/** The part of an OpenTelemetry `MeterProvider` the SDK uses (`@opentelemetry/sdk-metrics`' fits). */
+export interface TelemetryMeterProvider {
+  getMeter(name: string, version?: string): unknown;
+}
+
+/** The part of an OpenTelemetry `LoggerProvider` the SDK uses (`@opentelemetry/sdk-logs`' fits). */
+export interface TelemetryLoggerProvider {
+  getLogger(name: string, version?: string): unknown;
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
 import type { OtelApi } from './otel-api.js';
-import type { TelemetryTracerProvider } from './telemetry-options.js';
-import {
-  CliSignals,
-  type TelemetryLoggerProvider,
-  type TelemetryMeterProvider,
-} from './cli-signals.js';
+import type {
+  TelemetryLoggerProvider,
+  TelemetryMeterProvider,
+  TelemetryTracerProvider,
+} from './telemetry-options.js';
+import { CliSignals } from './cli-signals.js';
 import { contentAttribute, errorMessage, errorTypeOf } from './span-content.js';
 import { ATTR, TRACER_NAME } from './semconv.js';
 import type { TurnState } from './session-spans.js';
