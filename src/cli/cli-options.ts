@@ -30,6 +30,8 @@ export interface CliOptions {
   sessionId: string | undefined;
   /** `--list-sessions`. */
   listSessions: boolean;
+  /** `--show-config`: print the effective configuration of a run with these flags as JSON and exit. */
+  showConfig: boolean;
   /** `--delete-session <index|id>`. */
   deleteSession: string | undefined;
   /** `--fake-responses <file>`: replay a recorded model instead of calling Gemini. */

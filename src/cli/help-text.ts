@@ -41,6 +41,8 @@ Sessions (stored as gemini-cli sessions under $GEMINI_CLI_HOME or ~/.gemini):
       --session-id <id>            Start a new session with this id (letters, digits, - and _).
       --list-sessions              List this project's sessions and exit.
       --delete-session <N|id>      Delete a session and exit.
+      --show-config                Print the effective configuration (model, trust, settings, context
+                                   files, policies, tools, generationConfig) as JSON and exit.
 
 Editors (Agent Client Protocol):
       --acp                        Serve ACP on stdin/stdout for an editor (Zed, JetBrains, Neovim clients).

@@ -52,6 +52,7 @@ describe('parseCliArgs', () => {
       maxTurns: 7,
       sessionId: 'my_id-1',
       listSessions: false,
+      showConfig: false,
     });
   });
 

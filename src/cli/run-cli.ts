@@ -19,6 +19,7 @@ import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
 import { runRepl } from './repl.js';
+import { showConfigCommand } from './show-config.js';
 import { loginCommand } from './login-command.js';
 import { viewCommand } from './view-command.js';
 import { GeminiCliAgent } from './sdk.js';
@@ -66,6 +67,10 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
     }
     if (options.sandbox) throw new SandboxUnsupportedError();
     const agentOptions = agentOptionsFrom(options, io.cwd, io.env ?? {});
+    if (options.showConfig) {
+      await showConfigCommand(agentOptions, options, io);
+      return ExitCode.Success;
+    }
     const listing =
       options.listSessions || options.listExtensions || options.deleteSession !== undefined;
     const telemetry = listing

@@ -36,6 +36,8 @@ export {
 export { createContentGenerator } from '../model/index.js';
 export type {
   BudgetExceededInfo,
+  ContentGenerator,
+  PolicyRuleInfo,
   GeminiCliAgentOptions,
   GeminiCliSession,
   HookInfo,

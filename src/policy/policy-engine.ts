@@ -214,6 +214,14 @@ export class PolicyEngine {
     return mode !== 'yolo' && !canAsk;
   }
 
+  /**
+   * Every rule of the engine in the order it matches them (highest final priority first; gemini-cli's built-in
+   * rules have tier `default`), each as a plain {@link PolicyRuleInfo} — what `gemini-agent --show-config` lists.
+   */
+  listRules(): PolicyRuleInfo[] {
+    return this.rules.map(info);
+  }
+
   /** The shell parser (loaded on first use). */
   async shellParser(): Promise<ShellParser> {
     return typeof this.parserSource === 'function' ? this.parserSource() : this.parserSource;
