@@ -1,13 +1,4 @@
-import { createRequire } from 'node:module';
-import type * as Yaml from 'yaml';
-
-/**
- * The `yaml` package, loaded on the first SKILL.md parsed rather than when the SDK is imported (it is about 70
- * CommonJS modules). `require` keeps {@link parseSkillMarkdown} synchronous; Node caches the module.
- */
-function loadYaml(): typeof Yaml {
-  return createRequire(import.meta.url)('yaml') as typeof Yaml;
-}
+import { parseYaml } from '../core/yaml.js';
 
 /**
  * gemini-cli's frontmatter pattern: the file starts with `---` and a newline (LF or CRLF), the YAML block runs
@@ -69,7 +60,7 @@ export function parseSkillMarkdown(content: string): SkillMarkdownParse {
 function parseYamlFields(block: string): { name: string; description: string } | undefined {
   let parsed: unknown;
   try {
-    parsed = loadYaml().parse(block);
+    parsed = parseYaml(block);
   } catch {
     return undefined;
   }

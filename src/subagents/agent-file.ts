@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
 import { z } from 'zod';
-import type * as Yaml from 'yaml';
+import { parseYaml } from '../core/yaml.js';
 import { ConfigurationError } from '../errors.js';
 import { resolveSubagentOptions, SUBAGENT_NAME } from './subagent.js';
 import { DEFAULT_SUBAGENT_MAX_TURNS, type ResolvedSubagent } from './subagent-types.js';
@@ -113,10 +112,6 @@ function localFrontmatter(known: ReadonlySet<string>) {
   });
 }
 
-function loadYaml(): typeof Yaml {
-  return createRequire(import.meta.url)('yaml') as typeof Yaml;
-}
-
 function isRemote(raw: unknown): boolean {
   if (Array.isArray(raw)) return true;
   if (typeof raw !== 'object' || raw === null) return false;
@@ -153,7 +148,7 @@ export function parseAgentMarkdown(
   }
   let raw: unknown;
   try {
-    raw = loadYaml().parse(match[1] ?? '');
+    raw = parseYaml(match[1] ?? '');
   } catch (error) {
     throw new AgentLoadError(
       filePath,

@@ -18,7 +18,7 @@ const LAZY_PACKAGES = [
   '@google/genai',
   'google-auth-library',
   'openai',
-  'yaml',
+  'js-yaml',
   'smol-toml',
   'web-tree-sitter',
   '@modelcontextprotocol/sdk',

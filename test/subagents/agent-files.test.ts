@@ -92,6 +92,12 @@ describe(".gemini/agents/*.md: gemini-cli's strict frontmatter", () => {
     ['max_turns 0', '---\nname: a\ndescription: d\nmax_turns: 0\n---\nx', /max_turns/],
     ['no frontmatter', 'name: a\n', /Missing mandatory YAML frontmatter/],
     ['broken YAML', '---\nname: [a\n---\nx', /YAML frontmatter parsing failed/],
+    // js-yaml's own message, as gemini-cli (same parser, same version) prints it.
+    [
+      'a duplicated key',
+      '---\nname: a\nname: b\ndescription: d\n---\nx',
+      /YAML frontmatter parsing failed: duplicated mapping key \(2:1\)/,
+    ],
     [
       'a YAML array (remote agents)',
       '---\n- name: r\n  agent_card_url: https://x\n---\n',

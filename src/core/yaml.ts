@@ -1,0 +1,14 @@
+import { createRequire } from 'node:module';
+import type * as JsYaml from 'js-yaml';
+
+/**
+ * Parses a YAML document (a SKILL.md or agent `.md` frontmatter block) with `js-yaml` 4.1.1, the parser and version
+ * gemini-cli 0.61 uses for both, so a file gemini accepts parses to the same value here and a file it rejects fails
+ * with the same message. `load` uses js-yaml's default schema (YAML 1.2 core types; no `!!js/*` tags). The package is
+ * required on the first call rather than when the SDK is imported; `require` keeps the callers synchronous and Node
+ * caches the module. Throws js-yaml's `YAMLException` on malformed input.
+ */
+export function parseYaml(text: string): unknown {
+  const yaml = createRequire(import.meta.url)('js-yaml') as typeof JsYaml;
+  return yaml.load(text);
+}
