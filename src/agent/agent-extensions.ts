@@ -6,6 +6,7 @@ import {
   resolveExtensions,
   type ResolvedExtensions,
 } from '../extensions/extension-set.js';
+import { extensionSecurity } from '../extensions/extension-security.js';
 import type { HookEntry } from '../hooks/hook-planner.js';
 import type { Logger } from '../logger.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
@@ -119,6 +120,7 @@ export function createAgentExtensions(
     settingsEnabled:
       (merged.experimental as Record<string, unknown> | undefined)?.['extensionConfig'] !== false,
     mcpEnabled: merged.admin?.mcp?.enabled !== false,
+    security: extensionSecurity(merged),
   });
   const active = resolved.active;
   const tools = active.flatMap((e) => toAgentTools(e.tools));

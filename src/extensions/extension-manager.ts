@@ -6,6 +6,7 @@ import { geminiHome, trustedFoldersPath } from '../settings/settings-paths.js';
 import { loadSkillsFromDir } from '../skills/skill-loader.js';
 import { extensionConsentText } from './extension-consent.js';
 import { ExtensionEnablement } from './extension-enablement.js';
+import { checkInstallAllowed, extensionSecurity } from './extension-security.js';
 import {
   fetchSource,
   copyExtension,
@@ -101,6 +102,7 @@ export class ExtensionManager {
         (merged.experimental as Record<string, unknown> | undefined)?.['extensionConfig'] !== false,
       env: this.env,
       home: this.home,
+      security: extensionSecurity(merged),
     });
     return { extensions: result.all.map((s) => s.extension), warnings: result.warnings };
   }
@@ -121,28 +123,11 @@ export class ExtensionManager {
   }
 
   private checkAllowed(metadata: InstallMetadata): void {
-    const security = this.options.settings.merged.security as Record<string, unknown> | undefined;
-    const allowed = security?.['allowedExtensions'];
-    if (Array.isArray(allowed) && allowed.length > 0) {
-      const ok = allowed.some((pattern) => {
-        try {
-          return new RegExp(String(pattern)).test(metadata.source);
-        } catch (error) {
-          throw new ExtensionError(
-            `Invalid regex pattern in allowedExtensions setting: "${String(pattern)}. Error: ${(error as Error).message}`,
-          );
-        }
-      });
-      if (!ok) {
-        throw new ExtensionError(
-          `Installing extension from source "${metadata.source}" is not allowed by the "allowedExtensions" security setting.`,
-        );
-      }
-    } else if (metadata.type === 'git' && security?.['blockGitExtensions'] === true) {
-      throw new ExtensionError(
-        'Installing extensions from remote sources is disallowed by your current settings.',
-      );
-    }
+    checkInstallAllowed(
+      extensionSecurity(this.options.settings.merged),
+      metadata,
+      this.options.cwd,
+    );
   }
 
   /**

@@ -8,6 +8,8 @@ import type { Extension, ExtensionReference } from './extension.js';
 import { isExtensionReference } from './extension.js';
 import { loadExtensionDir, allowedRules, type ExtensionLoadContext } from './extension-dir.js';
 import { ExtensionEnablement } from './extension-enablement.js';
+import { readInstallMetadata } from './extension-manifest.js';
+import { loadBlockedReason, type ExtensionSecurity } from './extension-security.js';
 import type { ResolvedExtension } from './resolved-extension.js';
 import type { PolicySource } from '../core/policy-rule.js';
 
@@ -31,6 +33,12 @@ export interface ResolveExtensionsOptions extends Omit<ExtensionLoadContext, 'ex
   adminDisabled?: boolean;
   /** For `~/` in `extensionDir()` paths (default the OS home). */
   home?: string;
+  /**
+   * `security.allowedExtensions` / `blockGitExtensions`, checked before a folder loads: an installed folder as
+   * gemini-cli checks it (its install metadata's source), an `extensionDir()` folder by its metadata's source or,
+   * without metadata, by its own path.
+   */
+  security?: ExtensionSecurity;
 }
 
 /** The agent's extensions: each known one with its state, and the problems found. */
@@ -137,7 +145,20 @@ export function resolveExtensions(options: ResolveExtensionsOptions): ResolvedEx
   const home = options.home ?? homedir();
   const warnings: string[] = [];
   const loaded: Array<{ ext: ResolvedExtension; code: boolean }> = [];
-  const load = (dir: string): void => {
+  const load = (dir: string, installed: boolean): void => {
+    if (options.security) {
+      const metadata = readInstallMetadata(dir);
+      const blocked = loadBlockedReason(
+        options.security,
+        dir,
+        metadata ?? (installed ? undefined : { source: dir, type: 'local' }),
+        options.workspaceDir,
+      );
+      if (blocked !== undefined) {
+        warnings.push(blocked);
+        return;
+      }
+    }
     try {
       const ext = loadExtensionDir(dir, options);
       loaded.push({ ext, code: false });
@@ -147,10 +168,10 @@ export function resolveExtensions(options: ResolveExtensionsOptions): ResolvedEx
       warnings.push(`Skipping extension in ${dir}: ${reason}`);
     }
   };
-  if (options.discover) for (const dir of installedDirs(options.extensionsDir)) load(dir);
+  if (options.discover) for (const dir of installedDirs(options.extensionsDir)) load(dir, true);
   for (const ref of refs as ExtensionReference[]) {
     if (ref.type === 'extensionDir')
-      load(resolve(options.workspaceDir, expandHome(ref.path, home)));
+      load(resolve(options.workspaceDir, expandHome(ref.path, home)), false);
     else {
       const ext = resolveCodeExtension(ref, options.workspaceDir);
       loaded.push({ ext, code: true });

@@ -279,6 +279,57 @@ describe('which extensions run', () => {
     );
   });
 
+  it('security.allowedExtensions and blockGitExtensions are checked before a folder loads, with gemini-cli texts', () => {
+    const meta = (name: string, metadata: object) =>
+      write(join(extensionsDir, name, '.gemini-extension-install.json'), metadata);
+    install('from-org');
+    meta('from-org', { source: 'https://github.com/my-org/tools', type: 'git' });
+    install('from-else');
+    meta('from-else', { source: 'https://gitlab.com/else/tools', type: 'git' });
+    install('local-one');
+    meta('local-one', { source: join(root, 'src', 'local-one'), type: 'local' });
+    install('no-meta');
+    const dir = (name: string) => join(extensionsDir, name);
+
+    // gemini-cli matches the resolved form of the source: a remote URL becomes <cwd>/https:/github.com/...
+    const anchored = resolve({ security: { allowedExtensions: ['^https://github\\.com/'] } });
+    expect(anchored.active).toEqual([]);
+    const allowed = resolve({
+      security: { allowedExtensions: ['github\\.com/my-org/', 'local-'] },
+    });
+    expect(allowed.active.map((e) => e.name)).toEqual(['from-org', 'local-one']);
+    expect(allowed.warnings).toEqual([
+      `Failed to load extension ${dir('from-else')}. This extension is not allowed by the "allowedExtensions" security setting.`,
+      `Failed to load extension ${dir('no-meta')}. The .gemini-extension-install.json file is missing or misconfigured.`,
+    ]);
+    // An extensionDir() folder without metadata is matched by its own path.
+    write(join(root, 'mine', 'gemini-extension.json'), { name: 'mine', version: '1.0.0' });
+    const withRef = resolve({
+      discover: false,
+      references: [extensionDir(join(root, 'mine'))],
+      security: { allowedExtensions: [`^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/mine$`] },
+    });
+    expect(withRef.active.map((e) => e.name)).toEqual(['mine']);
+
+    const blocked = resolve({ security: { blockGitExtensions: true } });
+    expect(blocked.active.map((e) => e.name)).toEqual(['local-one', 'no-meta']);
+    expect(blocked.warnings).toEqual([
+      `Failed to load extension ${dir('from-else')}. Extensions from remote sources is disallowed by your current settings.`,
+      `Failed to load extension ${dir('from-org')}. Extensions from remote sources is disallowed by your current settings.`,
+    ]);
+    // allowedExtensions set: blockGitExtensions is not consulted (gemini-cli's else-branch).
+    expect(
+      resolve({ security: { allowedExtensions: ['my-org'], blockGitExtensions: true } }).active.map(
+        (e) => e.name,
+      ),
+    ).toEqual(['from-org']);
+    const bad = resolve({ security: { allowedExtensions: ['('] } });
+    expect(bad.active).toEqual([]);
+    expect(bad.warnings[0]).toMatch(
+      /^Invalid regex pattern in allowedExtensions setting: "\(\. Error: Invalid regular expression/,
+    );
+  });
+
   it('rejects option entries that are not extensions', () => {
     expect(() => resolve({ references: [{ name: 'x' }] as never })).toThrow(
       'extensions[0] is not an extension: make it with extension({ name, ... }) or extensionDir(path).',

@@ -135,6 +135,28 @@ describe('ExtensionManager', () => {
     ).rejects.toThrow(
       'Installing extensions from remote sources is disallowed by your current settings.',
     );
+    // As gemini-cli: the URL is matched in its path.resolve() form, so ^https:// never matches…
+    await expect(
+      manager({ security: { allowedExtensions: ['^https://github\\.com/'] } }).install(
+        'https://github.com/org/x',
+        { consent: () => true },
+      ),
+    ).rejects.toThrow(
+      'Installing extension from source "https://github.com/org/x" is not allowed by the "allowedExtensions" security setting.',
+    );
+    // …and a local source is matched by its real path; allowedExtensions set skips blockGitExtensions.
+    const allowedLocal = await manager({
+      security: { allowedExtensions: ['/src$'], blockGitExtensions: true },
+    }).install(src, { consent: () => true });
+    expect(allowedLocal.name).toBe('ok');
+    await expect(
+      manager({ security: { allowedExtensions: ['['] } }).install(src, { consent: () => true }),
+    ).rejects.toThrow('Invalid regex pattern in allowedExtensions setting: "[. Error: ');
+    await expect(
+      manager({ security: { blockGitExtensions: true } }).install('github:org/x', {
+        consent: () => true,
+      }),
+    ).rejects.toThrow('Installing extensions from remote sources is disallowed');
     await expect(manager().install(join(base, 'missing'), { consent: () => true })).rejects.toThrow(
       'Install source not found.',
     );
