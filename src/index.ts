@@ -293,6 +293,13 @@ export type {
   ApprovalScope,
 } from './policy/approvals/approval-response.js';
 export type {
+  AskUserHandler,
+  AskUserRequest,
+  AskUserResponse,
+  AskUserQuestion,
+  AskUserOption,
+} from './tools/builtin/ask-user.js';
+export type {
   SessionPolicy,
   ApprovalLogEntry,
   ApprovalLogDecision,

@@ -213,6 +213,7 @@ export function createAgentFeatures(
   const builtin = createBuiltinToolsFeature({
     selection: options.builtinTools ?? DEFAULT_BUILTIN_TOOLS,
     contextFileName: merged.context?.fileName,
+    askUser: options.onAskUser,
     filter: (tools) => filterBuiltinTools(tools, merged.tools?.core, merged.tools?.exclude),
   });
   const custom = customToolsFeature(options.tools ?? []);

@@ -16,6 +16,7 @@ import type { SkillReference } from '../skills/skill-reference.js';
 import type { Subagent } from '../subagents/subagent.js';
 import type { SkillDiscoveryTiers } from '../skills/skill-discovery.js';
 import type { ApprovalHandler } from '../policy/approvals/approval-response.js';
+import type { AskUserHandler } from '../tools/builtin/ask-user.js';
 import type { ApprovalsMode } from '../policy/policy-gate.js';
 import type { PolicyOptions } from '../policy/policy-options.js';
 import type { SessionStore } from '../sessions/session-store.js';
@@ -235,6 +236,12 @@ export interface GeminiCliAgentOptions {
    * and the model is told it `requires user confirmation`.
    */
   onApproval?: ApprovalHandler;
+  /**
+   * Answers gemini-cli's `ask_user` tool: the model asks up to 4 questions (choice, text, yes/no) and this returns
+   * `{ answers: { "0": "…" } }` or `{ cancelled: true }`. The tool is offered only with it (never headless without
+   * one); it may take as long as it needs, and a throw or a wrong answer is told to the model as the call's error.
+   */
+  onAskUser?: AskUserHandler;
   /**
    * `'ask'` (default): ask `onApproval` while the stream waits. `'pause'`: end the stream with
    * `approval_required` and continue with `session.resolveApprovals(...)`.

@@ -11,6 +11,8 @@ import {
   type BuiltinToolSelection,
 } from '../tools/builtin/create-builtin-tools.js';
 import type { GroundedSearch } from '../tools/builtin/google-web-search.js';
+import { ASK_USER_TOOL_NAME, type AskUserHandler } from '../tools/builtin/ask-user.js';
+import type { PolicySource } from '../core/policy-rule.js';
 import { projectTempDir } from './session-preamble.js';
 
 /**
@@ -19,11 +21,32 @@ import { projectTempDir } from './session-preamble.js';
  */
 export const WEB_SEARCH_MODEL = 'gemini-3-flash-preview';
 
+/**
+ * `ask_user` runs whenever a handler answers it. In gemini-cli its confirmation *is* the question dialog (every
+ * mode asks, non-interactive mode denies); here the handler asks, so the call itself is allowed in every mode —
+ * above the built-in non-interactive deny (tier `extension`), below any rule a workspace, user or admin writes.
+ */
+const ASK_USER_POLICY: readonly PolicySource[] = [
+  {
+    origin: { tier: 'extension', source: 'SDK default (onAskUser)' },
+    rules: [
+      {
+        name: 'ask_user is answered by onAskUser',
+        toolName: ASK_USER_TOOL_NAME,
+        decision: 'allow',
+        priority: 0,
+      },
+    ],
+  },
+];
+
 /** What the built-in tools feature needs from the agent. */
 export interface BuiltinToolsFeatureOptions {
   selection: BuiltinToolSelection;
   /** `context.fileName` from the settings: `save_memory` writes the first name under `~/.gemini/`. */
   contextFileName: string | readonly string[] | undefined;
+  /** The `onAskUser` option: `ask_user` is offered only with it. */
+  askUser: AskUserHandler | undefined;
   /** gemini-cli's `tools.core` / `tools.exclude` filter over the built tools. */
   filter(tools: AgentTool[]): AgentTool[];
 }
@@ -66,11 +89,13 @@ export function createBuiltinToolsFeature(options: BuiltinToolsFeatureOptions): 
         projectFile: async (cwd) =>
           join(await projectTempDir(geminiHome(), cwd), 'memory', 'MEMORY.md'),
       },
+      ...(options.askUser ? { askUser: options.askUser } : {}),
     }),
   );
   return {
     name: 'built-in tools',
     tools,
+    ...(tools.some((t) => t.name === ASK_USER_TOOL_NAME) ? { policy: ASK_USER_POLICY } : {}),
     initialize(session) {
       runtimes.set(session.session, session.runtime);
       return () => {

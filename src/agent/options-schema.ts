@@ -10,7 +10,7 @@ import { isSdkHook } from '../hooks/hook.js';
 import { TelemetryOptionsSchema } from '../telemetry/telemetry-options.js';
 import { SUBAGENT_OPTION_SCHEMAS } from './subagent-options-schema.js';
 import { validateFeatures } from './agent-features.js';
-import { BUILTIN_TOOL_NAMES } from '../tools/builtin/create-builtin-tools.js';
+import { reservedBuiltinNames } from '../tools/builtin/create-builtin-tools.js';
 import { validateSettingsOption } from './agent-settings.js';
 import { describeValue, formatOptionIssues, valueAt, type OptionIssue } from './option-issues.js';
 import { MODEL_SOURCE_AND_EXTENSION_OPTION_SCHEMAS } from './model-source-options.js';
@@ -209,6 +209,7 @@ export const OPTION_SCHEMAS = {
   settingsHooks: bool().optional(),
   onHookRun: fn('a function (record) => void').optional(),
   onApproval: fn('a function (request) => decision').optional(),
+  onAskUser: fn('a function (request) => answers').optional(),
   approvals: z.enum(['ask', 'pause'], { error: "expected 'ask' or 'pause'" }).optional(),
   approvalTtlMs: positive().optional(),
   sessionStore: objectWith(
@@ -246,7 +247,7 @@ function suggestion(key: string, known: readonly string[] = OPTION_NAMES): strin
 function checkTools(options: Record<string, unknown>, issues: OptionIssue[]): void {
   const tools = options['tools'];
   if (!Array.isArray(tools)) return;
-  const builtin = builtinNames(options['builtinTools']);
+  const builtin = reservedBuiltinNames(options['builtinTools'], options['onAskUser'] !== undefined);
   const seen = new Map<string, number>();
   tools.forEach((t: unknown, i) => {
     const name = (t as { name?: unknown } | null)?.name;
@@ -272,13 +273,6 @@ function checkTools(options: Record<string, unknown>, issues: OptionIssue[]): vo
       });
     }
   });
-}
-
-function builtinNames(selection: unknown): Set<string> {
-  if (selection === false) return new Set();
-  if (Array.isArray(selection)) return new Set(selection.filter((s) => typeof s === 'string'));
-  // 'all', 'read-only' (a subset) and the default: every built-in name could be taken.
-  return new Set(selection === 'read-only' ? [] : BUILTIN_TOOL_NAMES);
 }
 
 function checkDirectory(path: string, value: unknown, cwd: string, issues: OptionIssue[]): void {

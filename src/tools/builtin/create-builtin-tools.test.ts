@@ -9,6 +9,7 @@ describe('createBuiltinTools', () => {
       globalFile: () => '/m/GEMINI.md',
       projectFile: () => Promise.resolve('/m/MEMORY.md'),
     },
+    askUser: () => ({ cancelled: true as const }),
   };
 
   it('builds every tool with gemini-cli names, display names and kinds', () => {
@@ -26,6 +27,7 @@ describe('createBuiltinTools', () => {
       ['google_web_search', 'GoogleSearch', 'search'],
       ['write_todos', 'WriteTodos', 'other'],
       ['save_memory', 'SaveMemory', 'think'],
+      ['ask_user', 'Ask User', 'other'],
     ]);
     for (const tool of tools) {
       expect(tool.parametersJsonSchema).toMatchObject({ type: 'object' });
@@ -35,6 +37,7 @@ describe('createBuiltinTools', () => {
 
   it('leaves out the tools that need the agent (model client, memory files) when not told how', () => {
     expect(createBuiltinTools('all').map((t) => t.name)).not.toContain('google_web_search');
+    expect(createBuiltinTools('all').map((t) => t.name)).not.toContain('ask_user');
     expect(createBuiltinTools(['save_memory', 'write_todos']).map((t) => t.name)).toEqual([
       'write_todos',
     ]);
@@ -49,6 +52,7 @@ describe('createBuiltinTools', () => {
       'web_fetch',
       'read_many_files',
       'google_web_search',
+      'ask_user',
     ]);
     expect(
       createBuiltinTools(['read_file', 'search_file_content', 'read_file']).map((t) => t.name),

@@ -12,6 +12,7 @@ import { createWriteFileTool } from './write-file.js';
 import { createWriteTodosTool } from './write-todos.js';
 import { createGoogleWebSearchTool, type GroundedSearch } from './google-web-search.js';
 import { createSaveMemoryTool, type SaveMemoryOptions } from './save-memory.js';
+import { ASK_USER_TOOL_NAME, createAskUserTool, type AskUserHandler } from './ask-user.js';
 
 /** Which built-in tools to register: all, the read-only ones, a list of names, or none. */
 export type BuiltinToolSelection = 'all' | 'read-only' | readonly string[] | false;
@@ -24,6 +25,8 @@ export interface BuiltinToolOptions {
   webSearch?: GroundedSearch;
   /** Where `save_memory` writes (the agent's home and project); without it, no such tool. */
   memory?: SaveMemoryOptions;
+  /** Who answers `ask_user` (the agent's `onAskUser`); without it, no such tool. */
+  askUser?: AskUserHandler;
 }
 
 /** gemini-cli's built-in tool names this SDK ships, in registration order. */
@@ -40,13 +43,15 @@ export const BUILTIN_TOOL_NAMES = [
   'google_web_search',
   'write_todos',
   'save_memory',
+  'ask_user',
 ] as const;
 
 /**
  * The built-in tools gemini-cli 0.61 registers by default: all of ours except `read_many_files`, which it no longer
  * offers the model (it still serves `@path` references), and `save_memory`, which it removed (kept here with its
  * last contract, on request). The agent offers these unless `builtinTools` says otherwise; the policy decides which
- * the model sees (headless, `write_todos` is not offered, as in gemini).
+ * the model sees (headless, `write_todos` is not offered, as in gemini). `ask_user` is built only for an
+ * `onAskUser` handler.
  */
 export const DEFAULT_BUILTIN_TOOLS: readonly BuiltinToolName[] = BUILTIN_TOOL_NAMES.filter(
   (name) => name !== 'read_many_files' && name !== 'save_memory',
@@ -84,6 +89,8 @@ function build(name: BuiltinToolName, options: BuiltinToolOptions): AgentTool | 
       return createWriteTodosTool();
     case 'save_memory':
       return options.memory && createSaveMemoryTool(options.memory);
+    case 'ask_user':
+      return options.askUser && createAskUserTool(options.askUser);
   }
 }
 
@@ -92,8 +99,8 @@ function isBuiltinName(name: string): name is BuiltinToolName {
 }
 
 /**
- * Builds gemini-cli's built-in tools (`google_web_search` and `save_memory` only when `options` say how they reach
- * the model and the memory files). `'all'` gives every tool; `'read-only'` the ones whose kind never
+ * Builds gemini-cli's built-in tools (`google_web_search`, `save_memory` and `ask_user` only when `options` say how
+ * they reach the model, the memory files and a human). `'all'` gives every tool; `'read-only'` the ones whose kind never
  * changes anything (read, search, fetch); a list picks by name (legacy `search_file_content` accepted);
  * `false` gives none. Approval of edit and execute tools is the policy's job, by `kind`.
  *
@@ -108,9 +115,11 @@ export function createBuiltinTools(
     names.flatMap((name) => build(name, options) ?? []);
   if (selection === 'all') return buildAll(BUILTIN_TOOL_NAMES);
   if (selection === 'read-only') {
-    // save_memory is gemini-cli's kind `think`, but it writes a file.
+    // save_memory is gemini-cli's kind `think`, but it writes a file; ask_user (kind communicate) changes nothing.
     return buildAll(BUILTIN_TOOL_NAMES).filter(
-      (tool) => READ_ONLY_KINDS.has(tool.kind) && tool.name !== 'save_memory',
+      (tool) =>
+        (READ_ONLY_KINDS.has(tool.kind) && tool.name !== 'save_memory') ||
+        tool.name === ASK_USER_TOOL_NAME,
     );
   }
   if (!Array.isArray(selection)) {
@@ -135,4 +144,18 @@ export function createBuiltinTools(
     );
   }
   return buildAll(names);
+}
+
+/**
+ * The built-in names a selection could register, which custom tools may not take: none for `false`, the listed
+ * ones, else all (`'read-only'` is a subset, so none). `ask_user` is reserved only with an `onAskUser` handler.
+ */
+export function reservedBuiltinNames(selection: unknown, askUser: boolean): Set<string> {
+  let names: Set<string>;
+  if (selection === false || selection === 'read-only') names = new Set();
+  else if (Array.isArray(selection))
+    names = new Set(selection.filter((s) => typeof s === 'string'));
+  else names = new Set(BUILTIN_TOOL_NAMES);
+  if (!askUser) names.delete(ASK_USER_TOOL_NAME);
+  return names;
 }
