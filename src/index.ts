@@ -243,6 +243,7 @@ export { loadAgentsFromDirectory } from './subagents/agent-loader.js';
 export type { AgentLoadResult } from './subagents/agent-loader.js';
 export { AgentLoadError, parseAgentMarkdown } from './subagents/agent-file.js';
 export type { AgentFileOptions } from './subagents/agent-file.js';
+export type { AgentDirectoryOptions, ExtensionAgentDir } from './subagents/agent-loader.js';
 export { INVOKE_AGENT_TOOL_NAME } from './core/session-runtime.js';
 export type {
   SessionRuntime,

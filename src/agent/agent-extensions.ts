@@ -7,9 +7,11 @@ import {
   type ResolvedExtensions,
 } from '../extensions/extension-set.js';
 import { extensionSecurity } from '../extensions/extension-security.js';
+import { hydrateString } from '../extensions/extension-variables.js';
 import type { HookEntry } from '../hooks/hook-planner.js';
 import type { Logger } from '../logger.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
+import type { ExtensionAgentDir } from '../subagents/agent-loader.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import { geminiHome } from '../settings/settings-paths.js';
 import type { ExtensionSkills } from '../skills/skill-discovery.js';
@@ -39,8 +41,11 @@ export interface AgentExtensions {
   /** Their context files (de-duplicated case-insensitively, sorted, as gemini-cli does). */
   readonly contextFiles: readonly string[];
   readonly contextTexts: readonly ExtensionContextText[];
-  /** Their `agents/` folders, with each extension's name (sub-agent definitions). */
-  readonly agentDirs: ReadonlyArray<{ readonly extension: string; readonly dir: string }>;
+  /**
+   * Their `agents/` folders, with each extension's name and how its agent files are hydrated (`${extensionPath}`,
+   * `${workspacePath}`, `${/}`, settings values).
+   */
+  readonly agentDirs: readonly ExtensionAgentDir[];
 }
 
 /** One extension as `agent.extensions()` lists it. */
@@ -205,7 +210,15 @@ export function createAgentExtensions(
         : [{ label: `extension ${e.name}`, text: e.contextText }],
     ),
     agentDirs: active.flatMap((e) =>
-      e.agentsDir ? [{ extension: e.name, dir: e.agentsDir }] : [],
+      e.agentsDir
+        ? [
+            {
+              extension: e.name,
+              dir: e.agentsDir,
+              hydrate: (text: string) => hydrateString(text, e.variables),
+            },
+          ]
+        : [],
     ),
   };
 }

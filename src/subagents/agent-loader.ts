@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AgentLoadError, parseAgentMarkdown, type AgentFileOptions } from './agent-file.js';
+import type { ResolvedSubagent } from './subagent-types.js';
 import { Subagent } from './subagent.js';
 
 /** Agent files larger than this are not read (a file that size is no agent definition). */
@@ -19,7 +20,7 @@ export interface AgentLoadResult {
  */
 export async function loadAgentsFromDirectory(
   dir: string,
-  options: AgentFileOptions = {},
+  options: AgentDirectoryOptions = {},
 ): Promise<AgentLoadResult> {
   const result: AgentLoadResult = { agents: [], errors: [] };
   let entries;
@@ -45,7 +46,9 @@ export async function loadAgentsFromDirectory(
         throw new AgentLoadError(path, `The file is larger than ${MAX_AGENT_FILE_BYTES} bytes.`);
       }
       const definition = parseAgentMarkdown(path, await readFile(path, 'utf8'), options);
-      result.agents.push(new Subagent(definition));
+      result.agents.push(
+        new Subagent(options.hydrate ? hydrateDefinition(definition, options.hydrate) : definition),
+      );
     } catch (error) {
       result.errors.push(
         error instanceof AgentLoadError
@@ -55,6 +58,62 @@ export async function loadAgentsFromDirectory(
     }
   }
   return result;
+}
+
+/** Options of {@link loadAgentsFromDirectory}. */
+export interface AgentDirectoryOptions extends AgentFileOptions {
+  /**
+   * Applied to every string of each parsed definition (gemini-cli hydrates an extension's agents with its
+   * variables after they are validated): description, display name, instructions, model and `mcp_servers`.
+   */
+  hydrate?: (text: string) => string;
+}
+
+/** An extension's `agents/` folder, read after the user's agents. */
+export interface ExtensionAgentDir {
+  /** The extension's name. */
+  readonly extension: string;
+  readonly dir: string;
+  /** The extension's variable substitution (`${extensionPath}`, settings values, …). */
+  readonly hydrate?: (text: string) => string;
+}
+
+function hydrateJson(value: unknown, hydrate: (text: string) => string): unknown {
+  if (typeof value === 'string') return hydrate(value);
+  if (Array.isArray(value)) return value.map((item) => hydrateJson(item, hydrate));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+      out[key] = hydrateJson(item, hydrate);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * gemini-cli's `recursivelyHydrateStrings(agent, context)` on a parsed agent. The name and tool names are slugs
+ * that cannot hold `${…}`, so they are unchanged; the instructions are hydrated before `${query}` templating runs.
+ */
+function hydrateDefinition(
+  definition: ResolvedSubagent,
+  hydrate: (text: string) => string,
+): ResolvedSubagent {
+  return {
+    ...definition,
+    description: hydrate(definition.description),
+    displayName: definition.displayName === undefined ? undefined : hydrate(definition.displayName),
+    instructions:
+      typeof definition.instructions === 'string'
+        ? hydrate(definition.instructions)
+        : definition.instructions,
+    model: hydrate(definition.model),
+    mcpServers:
+      definition.mcpServers === undefined
+        ? undefined
+        : (hydrateJson(definition.mcpServers, hydrate) as ResolvedSubagent['mcpServers']),
+  };
 }
 
 /** Which folders {@link discoverAgentFiles} reads. */
@@ -68,7 +127,7 @@ export interface AgentDiscoveryOptions extends AgentFileOptions {
   /** Turns a tier off (`{ workspace: false }`); default both on. */
   tiers?: { user?: boolean; workspace?: boolean };
   /** The `agents/` folders of the active extensions, read last (gemini-cli's order). */
-  extensionDirs?: ReadonlyArray<{ readonly extension: string; readonly dir: string }>;
+  extensionDirs?: readonly ExtensionAgentDir[];
 }
 
 /**
@@ -76,15 +135,21 @@ export interface AgentDiscoveryOptions extends AgentFileOptions {
  * `~/.gemini/agents`, then the active extensions' `agents/`. Later duplicates lose when registered (first wins).
  */
 export async function discoverAgentFiles(options: AgentDiscoveryOptions): Promise<AgentLoadResult> {
-  const dirs: string[] = [];
+  const dirs: Array<{ dir: string; hydrate?: (text: string) => string }> = [];
+  const add = (dir: string, hydrate?: (text: string) => string) => {
+    if (!dirs.some((d) => d.dir === dir)) dirs.push(hydrate ? { dir, hydrate } : { dir });
+  };
   if (options.trusted && options.tiers?.workspace !== false)
-    dirs.push(join(options.cwd, '.gemini', 'agents'));
-  const userDir = join(options.home, '.gemini', 'agents');
-  if (options.tiers?.user !== false && !dirs.includes(userDir)) dirs.push(userDir);
-  for (const { dir } of options.extensionDirs ?? []) if (!dirs.includes(dir)) dirs.push(dir);
+    add(join(options.cwd, '.gemini', 'agents'));
+  if (options.tiers?.user !== false) add(join(options.home, '.gemini', 'agents'));
+  for (const { dir, hydrate } of options.extensionDirs ?? []) add(dir, hydrate);
   const all: AgentLoadResult = { agents: [], errors: [] };
-  for (const dir of dirs) {
-    const found = await loadAgentsFromDirectory(dir, options);
+  for (const { dir, hydrate } of dirs) {
+    const { knownToolNames } = options;
+    const found = await loadAgentsFromDirectory(dir, {
+      ...(knownToolNames ? { knownToolNames } : {}),
+      ...(hydrate ? { hydrate } : {}),
+    });
     all.agents.push(...found.agents);
     all.errors.push(...found.errors);
   }
