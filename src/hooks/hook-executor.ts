@@ -44,19 +44,19 @@ export interface HookRunEnvironment {
   emit(event: ServerGeminiStreamEvent): void;
   logger: Logger;
   /** Called with every record (the hooks option `onHookRun`, tests). */
-  onRecord?: (record: HookRunRecord) => void;
+  onRecord?: ((record: HookRunRecord) => void) | undefined;
   /**
    * Failure warnings already given for this model call (`event:names`): streamed events (AfterModel) warn once
    * per call, as gemini-cli does.
    */
-  reported?: Set<string>;
+  reported?: Set<string> | undefined;
 }
 
 function runEntry(
   entry: HookEntry,
   input: HookInput,
   env: HookRunEnvironment,
-): Promise<HookRunResult> {
+): HookRunResult | Promise<HookRunResult> {
   const impl = entry.implementation;
   if (impl.type === 'runtime') return runRuntimeHook(impl.action, input, env.ctx, impl.timeoutMs);
   return runCommandHook(impl.config, input, {
@@ -64,6 +64,10 @@ function runEntry(
     plansDir: env.plansDir(),
     signal: env.ctx.signal,
   });
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 /** gemini-cli's chaining of sequential hooks: a successful hook's answer shapes the next hook's input. */
@@ -110,30 +114,59 @@ function record(entry: HookEntry, result: HookRunResult): HookRunRecord {
  * Runs the planned hooks of one event — in parallel, or one after another with the answers chained into the next
  * input when the plan is sequential (never cut short, as gemini-cli) — checks each answer, reports failures and
  * dropped fields as `warning` events and each `systemMessage` as a `hook_system_message` event, and merges the
- * answers with the event's strategy. Never throws for a hook's failure.
+ * answers with the event's strategy. Never throws for a hook's failure. Answers synchronously when every planned
+ * hook did (in-process hooks that return a value): the tool round's BeforeTool hook then costs no promise.
  */
-export async function executeHooks(
+export function executeHooks(
+  plan: HookPlan,
+  input: HookInput,
+  env: HookRunEnvironment,
+): HookEventResult | Promise<HookEventResult> {
+  const { entries } = plan;
+  if (plan.sequential) return executeSequentially(plan, input, env);
+  if (entries.length === 1) {
+    const entry = entries[0] as HookEntry;
+    const run = runEntry(entry, input, env);
+    return isPromise(run)
+      ? run.then((result) => finish(plan, [record(entry, result)], env))
+      : finish(plan, [record(entry, run)], env);
+  }
+  const runs = entries.map((entry) => runEntry(entry, input, env));
+  const recordAll = (results: readonly HookRunResult[]): HookEventResult =>
+    finish(
+      plan,
+      entries.map((entry, i) => record(entry, results[i] as HookRunResult)),
+      env,
+    );
+  return runs.some(isPromise)
+    ? Promise.all(runs).then(recordAll)
+    : recordAll(runs as HookRunResult[]);
+}
+
+async function executeSequentially(
   plan: HookPlan,
   input: HookInput,
   env: HookRunEnvironment,
 ): Promise<HookEventResult> {
   const records: HookRunRecord[] = [];
-  if (plan.sequential) {
-    let current = input;
-    for (const entry of plan.entries) {
-      const done = record(entry, await runEntry(entry, current, env));
-      records.push(done);
-      if (done.success && done.output !== undefined) current = chainInput(current, done.output);
-    }
-  } else if (plan.entries.length === 1) {
-    const entry = plan.entries[0] as HookEntry;
-    records.push(record(entry, await runEntry(entry, input, env)));
-  } else {
-    const results = await Promise.all(plan.entries.map((entry) => runEntry(entry, input, env)));
-    plan.entries.forEach((entry, i) => records.push(record(entry, results[i] as HookRunResult)));
+  let current = input;
+  for (const entry of plan.entries) {
+    const done = record(entry, await runEntry(entry, current, env));
+    records.push(done);
+    if (done.success && done.output !== undefined) current = chainInput(current, done.output);
   }
+  return finish(plan, records, env);
+}
+
+/** Reports the runs and merges their answers. */
+function finish(
+  plan: HookPlan,
+  records: HookRunRecord[],
+  env: HookRunEnvironment,
+): HookEventResult {
   report(plan.event, records, env);
-  const outputs = records.flatMap((r) => (r.output === undefined ? [] : [r.output]));
+  const outputs: AnyHookOutput[] = [];
+  for (const r of records) if (r.output !== undefined) outputs.push(r.output);
   return { output: aggregateOutputs(plan.event, outputs), records };
 }
 

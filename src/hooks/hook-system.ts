@@ -3,7 +3,7 @@ import { isoTimestamp, type SessionContext } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import { geminiGlobalDir, slugifyProjectName } from '../sessions/session-paths.js';
-import { executeHooks, type HookRunRecord } from './hook-executor.js';
+import { executeHooks, type HookEventResult, type HookRunRecord } from './hook-executor.js';
 import type { HookMatchContext, HookRegistry } from './hook-planner.js';
 import type { AnyHookOutput, HookEventName, HookInput, HookInputFields } from './hook-types.js';
 
@@ -68,25 +68,30 @@ export class HookSystem {
 
   /**
    * Fires `event`: the matching hooks run (see {@link executeHooks}) and their merged answer comes back, or
-   * undefined when no hook matched or none answered. Never throws for a hook's failure.
+   * undefined when no hook matched or none answered. Never throws for a hook's failure. The answer is synchronous
+   * when every matching hook answered synchronously (`await` it either way).
    */
-  async fire<E extends HookEventName>(
+  fire<E extends HookEventName>(
     event: E,
     fields: HookInputFields[E],
     scope: HookScope,
     match?: HookMatchContext,
-  ): Promise<AnyHookOutput | undefined> {
+  ): AnyHookOutput | undefined | Promise<AnyHookOutput | undefined> {
     const plan = this.options.registry.plan(event, match);
     if (plan === undefined) return undefined;
-    const result = await executeHooks(plan, this.input(event, fields, scope), {
+    const result = executeHooks(plan, this.input(event, fields, scope), {
       ctx: scope.ctx,
       commandEnv: this.options.commandEnv,
       plansDir: () => plansDirFor(scope),
       emit: scope.emit,
       logger: this.options.logger,
-      ...(this.options.onRecord ? { onRecord: this.options.onRecord } : {}),
-      ...(scope.reported ? { reported: scope.reported } : {}),
+      onRecord: this.options.onRecord,
+      reported: scope.reported,
     });
-    return result.output;
+    return result instanceof Promise ? result.then(outputOf) : result.output;
   }
+}
+
+function outputOf(result: HookEventResult): AnyHookOutput | undefined {
+  return result.output;
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SessionContext } from '../core/session-context.js';
 import type { HookInput } from './hook-types.js';
 import { isoTimestamp } from '../core/session-context.js';
-import { runRuntimeHook } from './runtime-hook.js';
+import { silentLogger } from '../logger.js';
+import { executeHooks } from './hook-executor.js';
+import type { HookEntry, HookPlan } from './hook-planner.js';
+import { runRuntimeHook, type RuntimeHookAction } from './runtime-hook.js';
 
 const input = { hook_event_name: 'SessionEnd', reason: 'exit' } as unknown as HookInput;
 
@@ -101,6 +104,70 @@ describe('in-process hook runs', () => {
     expect(await runRuntimeHook(() => null, input, ctx)).toMatchObject({
       success: true,
       output: undefined,
+    });
+  });
+
+  it('answers synchronously for handlers that do, through the executor, and races the others', async () => {
+    const ctx = contextWith(new AbortController().signal);
+    // An OR-merged event: both answers show in the merged systemMessage.
+    const plan = (...actions: RuntimeHookAction[]): HookPlan => ({
+      event: 'AfterAgent',
+      sequential: false,
+      entries: actions.map((action, i): HookEntry => ({
+        event: 'SessionEnd',
+        source: 'runtime',
+        name: `h${i}`,
+        key: `h${i}:`,
+        matcher: undefined,
+        sequential: false,
+        enabled: true,
+        implementation: { type: 'runtime', action, timeoutMs: 50 },
+      })),
+    });
+    const env = {
+      ctx,
+      commandEnv: {},
+      plansDir: () => '/tmp',
+      emit: () => undefined,
+      logger: silentLogger,
+    };
+    const sync = runRuntimeHook(() => ({ systemMessage: 'now' }), input, ctx);
+    expect(sync).not.toBeInstanceOf(Promise);
+    expect(sync).toMatchObject({ success: true, output: { systemMessage: 'now' } });
+    const thrown = runRuntimeHook(
+      () => {
+        throw new Error('boom');
+      },
+      input,
+      ctx,
+    );
+    expect(thrown).toMatchObject({ success: false, error: 'boom' });
+
+    const both = executeHooks(
+      plan(
+        () => ({ systemMessage: 'a' }),
+        () => ({ systemMessage: 'b' }),
+      ),
+      input,
+      env,
+    );
+    expect(both).not.toBeInstanceOf(Promise);
+    expect((both as Awaited<typeof both>).output?.systemMessage).toBe('a\nb');
+
+    const mixed = executeHooks(
+      plan(
+        () => ({ systemMessage: 'a' }),
+        () => new Promise(() => undefined),
+      ),
+      input,
+      env,
+    );
+    expect(mixed).toBeInstanceOf(Promise);
+    const settled = await mixed;
+    expect(settled.output?.systemMessage).toBe('a');
+    expect(settled.records[1]).toMatchObject({
+      success: false,
+      error: 'Hook timed out after 50ms',
     });
   });
 

@@ -108,14 +108,15 @@ function success(value: unknown, started: number): HookRunResult {
 /**
  * Runs an in-process hook as gemini-cli runs a runtime hook: raced against its timeout (default 60 s) and the
  * turn's signal; a timeout, a cancel or a throw aborts the hook's signal and is a failure (fail open).
- * `null`/`undefined` means no output. A handler that answers synchronously costs no timer.
+ * `null`/`undefined` means no output. A handler that answers synchronously is answered synchronously (no promise,
+ * no timer, no abort listener); one that returns a promise gets the race.
  */
-export async function runRuntimeHook(
+export function runRuntimeHook(
   action: RuntimeHookAction,
   input: HookInput,
   ctx: SessionContext,
   timeoutMs: number = DEFAULT_HOOK_TIMEOUT_MS,
-): Promise<HookRunResult> {
+): HookRunResult | Promise<HookRunResult> {
   const started = Date.now();
   const parent = ctx.signal;
   const own = new HookSignal(parent);
@@ -131,7 +132,17 @@ export async function runRuntimeHook(
     return failure(error, timeoutMs, started);
   }
   if (!isThenable(value)) return success(value, started);
+  return settle(value, own, parent, timeoutMs, started);
+}
 
+/** The race of a handler's promise against the hook's timeout and the turn's signal. */
+async function settle(
+  value: PromiseLike<unknown>,
+  own: HookSignal,
+  parent: AbortSignal,
+  timeoutMs: number,
+  started: number,
+): Promise<HookRunResult> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {

@@ -1,5 +1,11 @@
 import type { AgentTool, ToolResult } from '../core/agent-tool.js';
-import type { ToolDecisionInterceptor, ToolInterceptor } from '../core/interceptors.js';
+import type {
+  ToolCheck,
+  ToolDecision,
+  ToolDecisionInterceptor,
+  ToolInterceptor,
+  ToolRun,
+} from '../core/interceptors.js';
 import type { SessionHandle } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import {
@@ -10,7 +16,7 @@ import {
 } from './hook-output.js';
 import { scopeOf, type HookSessionState } from './hook-session.js';
 import type { HookSystem } from './hook-system.js';
-import type { AnyHookOutput, McpToolContext, ToolInput } from './hook-types.js';
+import type { AnyHookOutput, HookInputFields, McpToolContext, ToolInput } from './hook-types.js';
 
 /** gemini-cli's `mcp_context` for an MCP tool (its server's non-secret facts); nothing for other tools. */
 function mcpContextOf(tool: AgentTool): { mcp_context?: McpToolContext } {
@@ -84,65 +90,105 @@ export function beforeToolInterceptor(
   system: HookSystem,
   stateOf: StateOf,
 ): ToolDecisionInterceptor {
-  return async (check, next) => {
-    if (!system.has('BeforeTool')) return next(check);
-    const state = stateOf(check.ctx.session);
-    const { request, tool } = check;
-    const output = await system.fire(
-      'BeforeTool',
-      {
-        tool_name: tool.name,
-        tool_input: { ...check.args } as ToolInput,
-        ...mcpContextOf(tool),
-        ...(request.originalRequestName
-          ? { original_request_name: request.originalRequestName }
-          : {}),
-      },
-      scopeOf(state, check.ctx, check.emit),
-      { toolName: tool.name },
-    );
-    if (output === undefined) return next(check);
-    if (stopsExecution(output)) {
-      if (state) state.toolStopped = true;
-      check.emit(stoppedEvent(output));
-      check.stop();
-      return {
-        outcome: 'deny',
-        message: `Agent execution stopped by hook: ${effectiveReason(output)}`,
-        type: 'stop_execution',
-      };
+  // Not async: a hook that answers synchronously (most in-process hooks) costs no promise of its own here.
+  return (check, next) => {
+    try {
+      const state = stateOf(check.ctx.session);
+      const { request, tool } = check;
+      const output = system.fire(
+        'BeforeTool',
+        beforeToolFields(tool, check.args, request.originalRequestName),
+        scopeOf(state, check.ctx, check.emit),
+        { toolName: tool.name },
+      );
+      return output instanceof Promise
+        ? output.then((answer) => applyBeforeTool(answer, check, next, state))
+        : applyBeforeTool(output, check, next, state);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    if (isBlocking(output)) {
-      return {
-        outcome: 'deny',
-        message: `Tool execution blocked: ${effectiveReason(output)}`,
-        type: 'policy_violation',
-      };
-    }
-    let { args } = check;
-    const rewritten = output.hookSpecificOutput?.['tool_input'] as
-      Record<string, unknown> | undefined;
-    if (rewritten !== undefined) {
-      const validation = await tool.validate(rewritten);
-      if (!validation.ok) {
-        return {
-          outcome: 'deny',
-          message: `Tool parameter modification by hook failed validation: ${validation.error}`,
-          type: 'invalid_tool_params',
-        };
-      }
-      args = validation.args;
-      state?.rewrittenCalls.add(request.callId);
-    }
-    const ask = output.decision === 'ask';
-    if (args === check.args && !ask) return next(check);
-    return next({
-      ...check,
-      args,
-      ...(ask
-        ? { requireApproval: output.systemMessage ? { reason: output.systemMessage } : {} }
-        : {}),
+  };
+}
+
+/** BeforeTool's own input fields (the arguments copied, so a hook that changes them changes nothing). */
+function beforeToolFields(
+  tool: AgentTool,
+  args: Record<string, unknown>,
+  originalRequestName: string | undefined,
+): HookInputFields['BeforeTool'] {
+  const fields: HookInputFields['BeforeTool'] = {
+    tool_name: tool.name,
+    tool_input: { ...args } as ToolInput,
+  };
+  if (tool.mcpContext !== undefined) Object.assign(fields, mcpContextOf(tool));
+  if (originalRequestName) fields.original_request_name = originalRequestName;
+  return fields;
+}
+
+type ToolDecisionNext = Parameters<ToolDecisionInterceptor>[1];
+
+function applyBeforeTool(
+  output: AnyHookOutput | undefined,
+  check: ToolCheck,
+  next: ToolDecisionNext,
+  state: HookSessionState | undefined,
+): Promise<ToolDecision> {
+  if (output === undefined) return next(check);
+  if (stopsExecution(output)) {
+    if (state) state.toolStopped = true;
+    check.emit(stoppedEvent(output));
+    check.stop();
+    return Promise.resolve({
+      outcome: 'deny',
+      message: `Agent execution stopped by hook: ${effectiveReason(output)}`,
+      type: 'stop_execution',
     });
+  }
+  if (isBlocking(output)) {
+    return Promise.resolve({
+      outcome: 'deny',
+      message: `Tool execution blocked: ${effectiveReason(output)}`,
+      type: 'policy_violation',
+    });
+  }
+  const rewritten = output.hookSpecificOutput?.['tool_input'] as
+    Record<string, unknown> | undefined;
+  const ask = output.decision === 'ask';
+  if (rewritten === undefined) return ask ? next(withAsk(check, check.args, output)) : next(check);
+  return withRewrittenArgs(rewritten, ask, output, check, next, state);
+}
+
+/** A hook's `tool_input`, validated again: the call runs with it, or is denied with the validation error. */
+async function withRewrittenArgs(
+  rewritten: Record<string, unknown>,
+  ask: boolean,
+  output: AnyHookOutput,
+  check: ToolCheck,
+  next: ToolDecisionNext,
+  state: HookSessionState | undefined,
+): Promise<ToolDecision> {
+  const validation = await check.tool.validate(rewritten);
+  if (!validation.ok) {
+    return {
+      outcome: 'deny',
+      message: `Tool parameter modification by hook failed validation: ${validation.error}`,
+      type: 'invalid_tool_params',
+    };
+  }
+  state?.rewrittenCalls.add(check.request.callId);
+  return next(ask ? withAsk(check, validation.args, output) : { ...check, args: validation.args });
+}
+
+/** The check with a hook's `ask`: a human approves the call (the hook's `systemMessage` as the reason). */
+function withAsk(
+  check: ToolCheck,
+  args: Record<string, unknown>,
+  output: AnyHookOutput,
+): ToolCheck {
+  return {
+    ...check,
+    args,
+    requireApproval: output.systemMessage ? { reason: output.systemMessage } : {},
   };
 }
 
@@ -155,36 +201,51 @@ export function beforeToolInterceptor(
  */
 export function afterToolInterceptor(system: HookSystem, stateOf: StateOf): ToolInterceptor {
   const after = system.has('AfterTool');
-  return async (run, next) => {
+  // Not async: with BeforeTool hooks only, a call whose arguments no hook rewrote goes straight through.
+  return (run, next) => {
     const state = stateOf(run.ctx.session);
-    // BeforeTool hooks only: nothing to do for a call whose arguments no hook rewrote.
-    if (!after && !state?.rewrittenCalls.has(run.request.callId)) return next(run);
-    let result = await next(run);
-    if (after) {
-      const output = await system.fire(
-        'AfterTool',
-        {
-          tool_name: run.tool.name,
-          tool_input: { ...run.args } as ToolInput,
-          ...mcpContextOf(run.tool),
-          tool_response: {
-            llmContent: result.llmContent,
-            returnDisplay: result.returnDisplay ?? result.llmContent,
-            error: result.error,
-          },
-          ...(run.request.originalRequestName
-            ? { original_request_name: run.request.originalRequestName }
-            : {}),
-        },
-        scopeOf(state, run.ctx, run.emit),
-        { toolName: run.tool.name },
-      );
-      if (output !== undefined) result = applyAfterTool(result, output, run, state);
+    if (after || state?.rewrittenCalls.has(run.request.callId))
+      return afterTool(system, after, state, run, next);
+    try {
+      return next(run);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    if (state?.rewrittenCalls.delete(run.request.callId) && result.tailCall === undefined)
-      result = appendToResult(result, REWRITTEN_ARGS_NOTE);
-    return result;
   };
+}
+
+async function afterTool(
+  system: HookSystem,
+  after: boolean,
+  state: HookSessionState | undefined,
+  run: ToolRun,
+  next: Parameters<ToolInterceptor>[1],
+): Promise<ToolResult> {
+  let result = await next(run);
+  if (after) {
+    const output = await system.fire(
+      'AfterTool',
+      {
+        tool_name: run.tool.name,
+        tool_input: { ...run.args } as ToolInput,
+        ...mcpContextOf(run.tool),
+        tool_response: {
+          llmContent: result.llmContent,
+          returnDisplay: result.returnDisplay ?? result.llmContent,
+          error: result.error,
+        },
+        ...(run.request.originalRequestName
+          ? { original_request_name: run.request.originalRequestName }
+          : {}),
+      },
+      scopeOf(state, run.ctx, run.emit),
+      { toolName: run.tool.name },
+    );
+    if (output !== undefined) result = applyAfterTool(result, output, run, state);
+  }
+  if (state?.rewrittenCalls.delete(run.request.callId) && result.tailCall === undefined)
+    result = appendToResult(result, REWRITTEN_ARGS_NOTE);
+  return result;
 }
 
 function applyAfterTool(
