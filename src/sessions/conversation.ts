@@ -73,6 +73,15 @@ export class ConversationBuilder {
   }
 
   /**
+   * Adds messages that already are {@link MessageRecord}s (a folded session's, as {@link result} returns them)
+   * without validating them again: each is upserted by id, as {@link apply} would. Kept by reference — session
+   * records are never changed in place (an update is a new record).
+   */
+  adoptMessages(messages: readonly MessageRecord[]): void {
+    for (const message of messages) this.messages.set(message.id, message);
+  }
+
+  /**
    * The conversation as records that replay to it: the merged metadata, then every live message in order (what a
    * rewritten session file holds).
    */

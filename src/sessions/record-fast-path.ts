@@ -12,38 +12,6 @@
 export type Plain = Record<string, unknown>;
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
-const MESSAGE_KEYS = [
-  'id',
-  'timestamp',
-  'type',
-  'content',
-  'displayContent',
-  'toolCalls',
-  'thoughts',
-  'tokens',
-  'model',
-  'sdkFormat',
-  'sdkParts',
-];
-const TOOL_CALL_KEYS = [
-  'id',
-  'name',
-  'args',
-  'result',
-  'status',
-  'timestamp',
-  'agentId',
-  'displayName',
-  'description',
-  'resultDisplay',
-  'renderOutputAsMarkdown',
-];
-const THOUGHT_KEYS = ['subject', 'description', 'timestamp'];
-const TOKEN_KEYS = ['input', 'output', 'cached', 'thoughts', 'tool', 'total'];
-const MESSAGE_KNOWN = new Set(MESSAGE_KEYS);
-const TOOL_CALL_KNOWN = new Set(TOOL_CALL_KEYS);
-const THOUGHT_KNOWN = new Set(THOUGHT_KEYS);
-const TOKEN_KNOWN = new Set(TOKEN_KEYS);
 
 /** Marks a value the fast path does not decide (the zod schema does). */
 const NO = Symbol('not decided here');
@@ -66,63 +34,203 @@ function partList(value: unknown): unknown {
   return isPart(value) ? value : NO;
 }
 
-const str = (v: unknown): unknown => (typeof v === 'string' ? v : NO);
-const num = (v: unknown): unknown => (typeof v === 'number' && Number.isFinite(v) ? v : NO);
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/**
- * Builds `{ shape keys in order, then unknown keys }` from `input`, or NO. `fields[key]` maps a present value
- * (or NO); `defaults[key]` supplies a missing one; a missing key without a default is left out.
+/*
+ * Each shape below is checked by one hand-written function (not a table-driven one: a resume runs ~20,000 records
+ * through these while the code is still cold, and one generic loop over field tables was most of its time). Each
+ * first sorts the input's own keys into the shape's fields and the unknown ones (a `__proto__` key, or an unknown
+ * key holding `undefined`, is left to zod), then checks the present fields and writes the output: the shape's keys
+ * in the schema's order, then the unknown keys in input order.
  */
-function object(
-  input: Plain,
-  keys: readonly string[],
-  known: ReadonlySet<string>,
-  fields: Readonly<Record<string, (v: unknown) => unknown>>,
-  required: ReadonlySet<string>,
-  defaults: Readonly<Record<string, () => unknown>> = {},
-): Plain | typeof NO {
-  if (Object.prototype.hasOwnProperty.call(input, '__proto__')) return NO;
-  const out: Plain = {};
-  for (const key of keys) {
-    if (!Object.prototype.hasOwnProperty.call(input, key)) {
-      if (required.has(key)) return NO;
-      const fallback = defaults[key];
-      if (fallback !== undefined) out[key] = fallback();
-      continue;
-    }
-    const mapped = (fields[key] as (v: unknown) => unknown)(input[key]);
-    if (mapped === NO || mapped === undefined) return NO;
-    out[key] = mapped;
-  }
-  for (const key of Object.keys(input)) {
-    if (known.has(key)) continue;
+
+/** Copies the unknown keys of `input` onto `out`; false when one holds `undefined` (zod decides then). */
+function copyUnknown(input: Plain, unknown: string[] | undefined, out: Plain): boolean {
+  if (unknown === undefined) return true;
+  for (const key of unknown) {
     const value = input[key];
-    if (value === undefined) return NO;
+    if (value === undefined) return false;
     out[key] = value;
+  }
+  return true;
+}
+
+/** `z.record(z.string(), z.unknown())`: a plain object without `undefined` values, copied. */
+function args(value: unknown): unknown {
+  if (!isPlain(value)) return NO;
+  const out: Plain = {};
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v === undefined || key === '__proto__') return NO;
+    out[key] = v;
   }
   return out;
 }
 
-function args(value: unknown): unknown {
-  if (!isPlain(value) || Object.prototype.hasOwnProperty.call(value, '__proto__')) return NO;
-  for (const key of Object.keys(value)) if (value[key] === undefined) return NO;
-  return { ...value };
+// Field bits of a tool call, in `ToolCallRecord`'s order.
+const TC_ID = 1;
+const TC_NAME = 2;
+const TC_ARGS = 4;
+const TC_RESULT = 8;
+const TC_STATUS = 16;
+const TC_TIMESTAMP = 32;
+const TC_AGENT = 64;
+const TC_DISPLAY_NAME = 128;
+const TC_DESCRIPTION = 256;
+const TC_RESULT_DISPLAY = 512;
+const TC_MARKDOWN = 1024;
+
+function toolCall(input: unknown): unknown {
+  if (!isPlain(input)) return NO;
+  let has = 0;
+  let unknown: string[] | undefined;
+  for (const key of Object.keys(input)) {
+    switch (key) {
+      case 'id':
+        has |= TC_ID;
+        break;
+      case 'name':
+        has |= TC_NAME;
+        break;
+      case 'args':
+        has |= TC_ARGS;
+        break;
+      case 'result':
+        has |= TC_RESULT;
+        break;
+      case 'status':
+        has |= TC_STATUS;
+        break;
+      case 'timestamp':
+        has |= TC_TIMESTAMP;
+        break;
+      case 'agentId':
+        has |= TC_AGENT;
+        break;
+      case 'displayName':
+        has |= TC_DISPLAY_NAME;
+        break;
+      case 'description':
+        has |= TC_DESCRIPTION;
+        break;
+      case 'resultDisplay':
+        has |= TC_RESULT_DISPLAY;
+        break;
+      case 'renderOutputAsMarkdown':
+        has |= TC_MARKDOWN;
+        break;
+      case '__proto__':
+        return NO;
+      default:
+        (unknown ??= []).push(key);
+    }
+  }
+  const { id, name, status } = input;
+  if (typeof id !== 'string' || typeof name !== 'string' || typeof status !== 'string') return NO;
+  const out: Plain = { id, name };
+  if ((has & TC_ARGS) !== 0) {
+    const a = args(input['args']);
+    if (a === NO) return NO;
+    out['args'] = a;
+  } else out['args'] = {};
+  if ((has & TC_RESULT) !== 0) {
+    const r = input['result'];
+    const mapped = r === null ? null : partList(r);
+    if (mapped === NO) return NO;
+    out['result'] = mapped;
+  }
+  out['status'] = status;
+  if ((has & (TC_TIMESTAMP | TC_AGENT | TC_DISPLAY_NAME | TC_DESCRIPTION)) !== 0) {
+    for (const key of ['timestamp', 'agentId', 'displayName', 'description'] as const) {
+      if (!Object.prototype.hasOwnProperty.call(input, key)) continue;
+      const v = input[key];
+      if (typeof v !== 'string') return NO;
+      out[key] = v;
+    }
+  }
+  if ((has & TC_RESULT_DISPLAY) !== 0) {
+    const v = input['resultDisplay'];
+    if (v === undefined) return NO;
+    out['resultDisplay'] = v;
+  }
+  if ((has & TC_MARKDOWN) !== 0) {
+    const v = input['renderOutputAsMarkdown'];
+    if (typeof v !== 'boolean') return NO;
+    out['renderOutputAsMarkdown'] = v;
+  }
+  return copyUnknown(input, unknown, out) ? out : NO;
 }
 
-const TOOL_CALL_FIELDS: Record<string, (v: unknown) => unknown> = {
-  id: str,
-  name: str,
-  args,
-  result: (v) => (v === null ? null : partList(v)),
-  status: str,
-  timestamp: str,
-  agentId: str,
-  displayName: str,
-  description: str,
-  resultDisplay: (v) => v,
-  renderOutputAsMarkdown: (v) => (typeof v === 'boolean' ? v : NO),
-};
-const TOOL_CALL_REQUIRED = new Set(['id', 'name', 'status']);
+function thought(input: unknown): unknown {
+  if (!isPlain(input)) return NO;
+  let hasTimestamp = false;
+  let unknown: string[] | undefined;
+  for (const key of Object.keys(input)) {
+    switch (key) {
+      case 'subject':
+      case 'description':
+        break;
+      case 'timestamp':
+        hasTimestamp = true;
+        break;
+      case '__proto__':
+        return NO;
+      default:
+        (unknown ??= []).push(key);
+    }
+  }
+  const { subject, description } = input;
+  if (typeof subject !== 'string' || typeof description !== 'string') return NO;
+  const out: Plain = { subject, description };
+  if (hasTimestamp) {
+    const timestamp = input['timestamp'];
+    if (typeof timestamp !== 'string') return NO;
+    out['timestamp'] = timestamp;
+  }
+  return copyUnknown(input, unknown, out) ? out : NO;
+}
+
+function tokens(input: unknown): unknown {
+  if (input === null) return null;
+  if (!isPlain(input)) return NO;
+  let hasThoughts = false;
+  let hasTool = false;
+  let unknown: string[] | undefined;
+  for (const key of Object.keys(input)) {
+    switch (key) {
+      case 'input':
+      case 'output':
+      case 'cached':
+      case 'total':
+        break;
+      case 'thoughts':
+        hasThoughts = true;
+        break;
+      case 'tool':
+        hasTool = true;
+        break;
+      case '__proto__':
+        return NO;
+      default:
+        (unknown ??= []).push(key);
+    }
+  }
+  const { input: i, output, cached, total } = input;
+  if (!isNum(i) || !isNum(output) || !isNum(cached) || !isNum(total)) return NO;
+  const out: Plain = { input: i, output, cached };
+  if (hasThoughts) {
+    const v = input['thoughts'];
+    if (!isNum(v)) return NO;
+    out['thoughts'] = v;
+  }
+  if (hasTool) {
+    const v = input['tool'];
+    if (!isNum(v)) return NO;
+    out['tool'] = v;
+  }
+  out['total'] = total;
+  return copyUnknown(input, unknown, out) ? out : NO;
+}
 
 function list(value: unknown, item: (v: unknown) => unknown): unknown {
   if (!Array.isArray(value)) return NO;
@@ -135,41 +243,16 @@ function list(value: unknown, item: (v: unknown) => unknown): unknown {
   return out;
 }
 
-const toolCall = (v: unknown): unknown =>
-  isPlain(v)
-    ? object(v, TOOL_CALL_KEYS, TOOL_CALL_KNOWN, TOOL_CALL_FIELDS, TOOL_CALL_REQUIRED, {
-        args: () => ({}),
-      })
-    : NO;
-
-const THOUGHT_FIELDS = { subject: str, description: str, timestamp: str };
-const THOUGHT_REQUIRED = new Set(['subject', 'description']);
-const thought = (v: unknown): unknown =>
-  isPlain(v) ? object(v, THOUGHT_KEYS, THOUGHT_KNOWN, THOUGHT_FIELDS, THOUGHT_REQUIRED) : NO;
-
-const TOKEN_FIELDS = { input: num, output: num, cached: num, thoughts: num, tool: num, total: num };
-const TOKEN_REQUIRED = new Set(['input', 'output', 'cached', 'total']);
-const tokens = (v: unknown): unknown =>
-  v === null
-    ? null
-    : isPlain(v)
-      ? object(v, TOKEN_KEYS, TOKEN_KNOWN, TOKEN_FIELDS, TOKEN_REQUIRED)
-      : NO;
-
-const MESSAGE_FIELDS: Record<string, (v: unknown) => unknown> = {
-  id: str,
-  timestamp: str,
-  type: (v) => (typeof v === 'string' && MESSAGE_TYPES.has(v) ? v : NO),
-  content: partList,
-  displayContent: partList,
-  toolCalls: (v) => list(v, toolCall),
-  thoughts: (v) => list(v, thought),
-  tokens,
-  model: str,
-  sdkFormat: num,
-  sdkParts: (v) => (Array.isArray(v) && v.every(isPart) ? [...v] : NO),
-};
-const MESSAGE_REQUIRED = new Set(['id', 'type']);
+// Field bits of a message, in `MessageRecord`'s order (id and type are required, content has a default).
+const M_TIMESTAMP = 1;
+const M_CONTENT = 2;
+const M_DISPLAY = 4;
+const M_TOOL_CALLS = 8;
+const M_THOUGHTS = 16;
+const M_TOKENS = 32;
+const M_MODEL = 64;
+const M_SDK_FORMAT = 128;
+const M_SDK_PARTS = 256;
 
 /**
  * The `MessageRecord` that zod would return for `json`, built without zod; undefined when `json` is not in the
@@ -177,10 +260,98 @@ const MESSAGE_REQUIRED = new Set(['id', 'type']);
  */
 export function fastMessageRecord(json: unknown): Plain | undefined {
   if (!isPlain(json)) return undefined;
-  const out = object(json, MESSAGE_KEYS, MESSAGE_KNOWN, MESSAGE_FIELDS, MESSAGE_REQUIRED, {
-    content: () => '',
-  });
-  return out === NO ? undefined : out;
+  let has = 0;
+  let unknown: string[] | undefined;
+  for (const key of Object.keys(json)) {
+    switch (key) {
+      case 'id':
+      case 'type':
+        break;
+      case 'timestamp':
+        has |= M_TIMESTAMP;
+        break;
+      case 'content':
+        has |= M_CONTENT;
+        break;
+      case 'displayContent':
+        has |= M_DISPLAY;
+        break;
+      case 'toolCalls':
+        has |= M_TOOL_CALLS;
+        break;
+      case 'thoughts':
+        has |= M_THOUGHTS;
+        break;
+      case 'tokens':
+        has |= M_TOKENS;
+        break;
+      case 'model':
+        has |= M_MODEL;
+        break;
+      case 'sdkFormat':
+        has |= M_SDK_FORMAT;
+        break;
+      case 'sdkParts':
+        has |= M_SDK_PARTS;
+        break;
+      case '__proto__':
+        return undefined;
+      default:
+        (unknown ??= []).push(key);
+    }
+  }
+  const { id, type } = json;
+  if (typeof id !== 'string' || typeof type !== 'string' || !MESSAGE_TYPES.has(type))
+    return undefined;
+  const out: Plain = { id };
+  if ((has & M_TIMESTAMP) !== 0) {
+    const v = json['timestamp'];
+    if (typeof v !== 'string') return undefined;
+    out['timestamp'] = v;
+  }
+  out['type'] = type;
+  if ((has & M_CONTENT) !== 0) {
+    const v = partList(json['content']);
+    if (v === NO || v === undefined) return undefined;
+    out['content'] = v;
+  } else out['content'] = '';
+  if ((has & M_DISPLAY) !== 0) {
+    const v = partList(json['displayContent']);
+    if (v === NO || v === undefined) return undefined;
+    out['displayContent'] = v;
+  }
+  if ((has & M_TOOL_CALLS) !== 0) {
+    const v = list(json['toolCalls'], toolCall);
+    if (v === NO) return undefined;
+    out['toolCalls'] = v;
+  }
+  if ((has & M_THOUGHTS) !== 0) {
+    const v = list(json['thoughts'], thought);
+    if (v === NO) return undefined;
+    out['thoughts'] = v;
+  }
+  if ((has & M_TOKENS) !== 0) {
+    const v = tokens(json['tokens']);
+    if (v === NO) return undefined;
+    out['tokens'] = v;
+  }
+  if ((has & M_MODEL) !== 0) {
+    const v = json['model'];
+    if (typeof v !== 'string') return undefined;
+    out['model'] = v;
+  }
+  if ((has & M_SDK_FORMAT) !== 0) {
+    const v = json['sdkFormat'];
+    if (!isNum(v)) return undefined;
+    out['sdkFormat'] = v;
+  }
+  if ((has & M_SDK_PARTS) !== 0) {
+    const v = json['sdkParts'];
+    if (!Array.isArray(v)) return undefined;
+    for (const part of v) if (!isPart(part)) return undefined;
+    out['sdkParts'] = [...v];
+  }
+  return copyUnknown(json, unknown, out) ? out : undefined;
 }
 
 /** The string fields of a `$set`, in `SetRecord`'s order. */
