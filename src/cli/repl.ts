@@ -5,6 +5,7 @@ import type { CliOptions } from './cli-options.js';
 import { ExitCode } from './exit-codes.js';
 import { openSession, runTurn } from './run-prompt.js';
 import { DEFAULT_MODEL, type GeminiCliAgent, type GeminiCliSession } from './sdk.js';
+import type { ReplQuestions } from './repl-questions.js';
 
 /** The `/help` text of the interactive mode. */
 export const REPL_HELP = `Commands:
@@ -38,6 +39,7 @@ export async function runRepl(
   agent: GeminiCliAgent,
   options: CliOptions,
   io: CliIo,
+  questions?: ReplQuestions,
 ): Promise<ExitCode> {
   if (options.outputFormat !== 'text') {
     throw new CliFlagError(
@@ -54,6 +56,19 @@ export async function runRepl(
   });
   // Iterated from now on, so lines that arrive while the first prompt runs are kept (a pipe may end by then).
   const lines = rl[Symbol.asyncIterator]();
+  // One reader of the lines at a time: the loop between turns, ask_user's questions during one. A read abandoned by
+  // an abort (Ctrl-C at a question) stays pending, and the next read gets its line.
+  let pending: Promise<IteratorResult<string>> | undefined;
+  const take = async (signal?: AbortSignal): Promise<string | undefined> => {
+    const next = (pending ??= lines.next());
+    const result = signal === undefined ? await next : await abortable(next, signal);
+    pending = undefined;
+    return result.done === true ? undefined : result.value;
+  };
+  questions?.attach((signal) => {
+    if (terminal) rl.setPrompt('? ');
+    return take(signal).finally(() => rl.setPrompt('> '));
+  });
   let closed = false;
   rl.on('close', () => {
     closed = true;
@@ -123,8 +138,7 @@ export async function runRepl(
     const initial = options.promptInteractive?.trim() ?? '';
     if (initial !== '') await turn(initial);
     idle();
-    for (let next = await lines.next(); next.done !== true; next = await lines.next()) {
-      const line = next.value as string;
+    for (let line = await take(); line !== undefined; line = await take()) {
       const text = line.trim();
       if (text !== '') {
         if (text.startsWith('/')) {
@@ -137,12 +151,23 @@ export async function runRepl(
       idle();
     }
   } finally {
+    questions?.detach();
     busy();
     rl.close();
     await closeQuietly(session, io);
   }
   io.stderr(`Session ${session.id} saved; continue it with: gemini-agent -r ${session.id}\n`);
   return ExitCode.Success;
+}
+
+/** Settles like `promise`, or rejects when `signal` aborts (the promise is left to settle for its next reader). */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 async function closeQuietly(session: GeminiCliSession, io: CliIo): Promise<void> {

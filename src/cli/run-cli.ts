@@ -19,6 +19,7 @@ import { combinePrompt, readPipedStdin } from './read-stdin.js';
 import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
 import { runRepl } from './repl.js';
+import { ReplQuestions } from './repl-questions.js';
 import { showConfigCommand } from './show-config.js';
 import { loginCommand } from './login-command.js';
 import { viewCommand } from './view-command.js';
@@ -67,6 +68,12 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
     }
     if (options.sandbox) throw new SandboxUnsupportedError();
     const agentOptions = agentOptionsFrom(options, io.cwd, io.env ?? {});
+    // -i answers ask_user from its input lines.
+    const questions =
+      options.promptInteractive !== undefined && !options.acp
+        ? new ReplQuestions((text) => io.stdout(text))
+        : undefined;
+    if (questions) agentOptions.onAskUser = questions.handler;
     if (options.showConfig) {
       await showConfigCommand(agentOptions, options, io);
       return ExitCode.Success;
@@ -77,7 +84,7 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
       ? undefined
       : await startCliTelemetry(agentOptions, io, options.sessionId);
     try {
-      return await runAgent(new GeminiCliAgent(agentOptions), options, io, rawIo);
+      return await runAgent(new GeminiCliAgent(agentOptions), options, io, rawIo, questions);
     } finally {
       await telemetry?.shutdown().catch((error: unknown) => {
         io.stderr(`Warning: telemetry export failed: ${String(error)}\n`);
@@ -96,6 +103,7 @@ async function runAgent(
   options: CliOptions,
   io: CliIo,
   rawIo: CliIo,
+  questions?: ReplQuestions,
 ): Promise<ExitCode> {
   if (options.acp) return await runAcp(agent, options, io);
   if (options.listExtensions) {
@@ -110,7 +118,7 @@ async function runAgent(
     await deleteSessionCommand(agent, io, options.deleteSession);
     return ExitCode.Success;
   }
-  if (options.promptInteractive !== undefined) return await runRepl(agent, options, io);
+  if (options.promptInteractive !== undefined) return await runRepl(agent, options, io, questions);
   const piped = await readPipedStdin(io.stdin).catch((error: unknown) => {
     throw new CliUsageError(
       `Could not read piped input: ${error instanceof Error ? error.message : String(error)}`,

@@ -35,6 +35,9 @@ export {
 } from '../index.js';
 export { createContentGenerator } from '../model/index.js';
 export type {
+  AskUserHandler,
+  AskUserQuestion,
+  AskUserResponse,
   BudgetExceededInfo,
   ContentGenerator,
   PolicyRuleInfo,

@@ -81,3 +81,79 @@ describe('gemini-agent -i (interactive, line by line)', () => {
     expect(result.stderr).toContain('-i/--prompt-interactive prints text');
   });
 });
+
+describe('gemini-agent -i answers ask_user from its input', () => {
+  const questions = [
+    {
+      question: 'Which auth?',
+      header: 'Auth',
+      type: 'choice',
+      multiSelect: true,
+      options: [
+        { label: 'OAuth 2.0', description: 'Industry standard' },
+        { label: 'API key', description: '' },
+      ],
+    },
+    { question: 'Ship it?', header: 'Ship', type: 'yesno' },
+  ];
+  const responseOf = (index: number): unknown => {
+    const body = server.requests[index]?.body as {
+      contents: Array<{ parts: Array<{ functionResponse?: { response: unknown } }> }>;
+    };
+    return body.contents.at(-1)?.parts[0]?.functionResponse?.response;
+  };
+
+  it('one line a question (numbers pick choices, y/n, own text); /cancel dismisses; -p never offers it', async () => {
+    await server.close();
+    server = new FakeGeminiServer({
+      turns: buildTurns([
+        { calls: [{ name: 'ask_user', args: { questions }, id: 'q1' }] },
+        { text: 'Thanks.' },
+        { calls: [{ name: 'ask_user', args: { questions: questions.slice(1) }, id: 'q2' }] },
+        { text: 'Fine.' },
+        { calls: [{ name: 'ask_user', args: { questions }, id: 'q3' }] },
+        { text: 'Noted.' },
+        { text: 'Hello.' },
+      ]),
+    });
+    env = cleanEnv(project, {
+      GEMINI_API_KEY: 'test-key',
+      GOOGLE_GEMINI_BASE_URL: await server.start(),
+    });
+    const result = await runCli(['-i', 'First.'], {
+      cwd: project.cwd,
+      env,
+      input: '1,2\ny\nAgain.\n/cancel\nThird.\nSAML please\n\n',
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '(1/2) [Auth] Which auth?\n  1. OAuth 2.0 — Industry standard\n  2. API key\n' +
+        '  (numbers separated by commas, or type your own answer)\n',
+    );
+    expect(result.stdout).toContain('(2/2) [Ship] Ship it?\n  1. Yes\n  2. No\n');
+    expect(responseOf(1)).toEqual({
+      output: JSON.stringify({ answers: { '0': 'OAuth 2.0, API key', '1': 'Yes' } }),
+    });
+    expect(responseOf(3)).toEqual({ output: 'User dismissed ask_user dialog without answering.' });
+    // Own text for a choice question; an empty line leaves the second unanswered.
+    expect(responseOf(5)).toEqual({ output: JSON.stringify({ answers: { '0': 'SAML please' } }) });
+    expect(result.stdout).toContain('Noted.');
+    const headless = await runCli(['-p', 'Hi.'], { cwd: project.cwd, env });
+    const declared = (
+      (
+        server.requests.at(-1)?.body as {
+          tools?: Array<{ functionDeclarations?: Array<{ name: string }> }>;
+        }
+      ).tools ?? []
+    ).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
+    expect(headless.code).toBe(0);
+    expect(declared).not.toContain('ask_user');
+    expect(
+      (
+        server.requests[0]?.body as {
+          tools: Array<{ functionDeclarations: Array<{ name: string }> }>;
+        }
+      ).tools.flatMap((t) => t.functionDeclarations.map((d) => d.name)),
+    ).toContain('ask_user');
+  });
+});
