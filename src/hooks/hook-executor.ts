@@ -175,8 +175,9 @@ function report(
   records: readonly HookRunRecord[],
   env: HookRunEnvironment,
 ): void {
-  const failed = records.filter((r) => !r.success);
+  let failed: HookRunRecord[] | undefined;
   for (const r of records) {
+    if (!r.success) (failed ??= []).push(r);
     env.onRecord?.(r);
     const data = { event, hook: r.name, source: r.source, durationMs: r.durationMs };
     if (r.success) env.logger.debug('hook ran', data);
@@ -200,7 +201,7 @@ function report(
       });
     }
   }
-  if (failed.length === 0) return;
+  if (failed === undefined) return;
   const names = failed.map((r) => r.name).join(', ');
   const key = `${event}:${names}`;
   if (env.reported?.has(key)) return;

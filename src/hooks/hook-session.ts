@@ -42,12 +42,7 @@ export function scopeOf(
   emit: (event: ServerGeminiStreamEvent) => void,
   reported?: Set<string>,
 ): HookScope {
-  return {
-    ctx,
-    emit,
-    transcriptPath: state?.transcriptPath ?? '',
-    ...(reported ? { reported } : {}),
-  };
+  return { ctx, emit, transcriptPath: state?.transcriptPath ?? '', reported };
 }
 
 /** gemini-cli's `partToString` of a prompt: its text parts, joined. */

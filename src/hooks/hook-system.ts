@@ -15,7 +15,7 @@ export interface HookScope {
   /** The session file (gemini-cli's `transcript_path`), `''` when the session is not stored in a file. */
   transcriptPath: string;
   /** Failure warnings already given during this model call (streamed events warn once per call). */
-  reported?: Set<string>;
+  reported?: Set<string> | undefined;
 }
 
 /** What {@link HookSystem} runs hooks with. */

@@ -10,41 +10,11 @@ const CANCELLED = 'The hook was cancelled (the turn was aborted).';
 class HookTimeout extends Error {}
 
 /**
- * The signal of one hook run: it aborts on the hook's timeout and when the turn's signal aborts. Made on first
- * use (most hooks never read `ctx.signal`), already aborted when either happened before.
- */
-class HookSignal {
-  private controller: AbortController | undefined;
-  private reason: unknown;
-  private done = false;
-
-  constructor(private readonly parent: AbortSignal) {}
-
-  get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.done) this.controller.abort(this.reason);
-      else if (this.parent.aborted) this.controller.abort(this.parent.reason);
-    }
-    return this.controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    if (this.done) return;
-    this.done = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
-  }
-
-  /** The run's context: the session's (its transcript still copied only when read), with this signal. */
-  context(ctx: SessionContext): SessionContext {
-    return new HookContext(ctx, this);
-  }
-}
-
-/**
  * A hook run's {@link SessionContext}: the session's fields, `transcript` read through (copied only when read) and
- * the run's own `signal` (made only when read). Accessors live on the prototype, so making one is cheap.
+ * the run's own `signal`, which aborts on the hook's timeout, on a throw and when the turn's signal aborts. The
+ * signal is made on first read (most hooks never read it), already aborted when one of those happened before.
+ * One object per run; the accessors live on the prototype and the run's state in private fields (writable though
+ * the context is frozen).
  */
 class HookContext implements SessionContext {
   readonly sessionId: string;
@@ -55,9 +25,11 @@ class HookContext implements SessionContext {
   readonly agent: SessionContext['agent'];
   readonly session: SessionContext['session'];
   readonly #base: SessionContext;
-  readonly #own: HookSignal;
+  #controller: AbortController | undefined = undefined;
+  #reason: unknown = undefined;
+  #done = false;
 
-  constructor(base: SessionContext, own: HookSignal) {
+  constructor(base: SessionContext) {
     this.sessionId = base.sessionId;
     this.cwd = base.cwd;
     this.timestamp = base.timestamp;
@@ -66,7 +38,6 @@ class HookContext implements SessionContext {
     this.agent = base.agent;
     this.session = base.session;
     this.#base = base;
-    this.#own = own;
     Object.freeze(this);
   }
 
@@ -75,7 +46,21 @@ class HookContext implements SessionContext {
   }
 
   get signal(): AbortSignal {
-    return this.#own.signal;
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      const parent = this.#base.signal;
+      if (this.#done) this.#controller.abort(this.#reason);
+      else if (parent.aborted) this.#controller.abort(parent.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Aborts a run's signal (now, or when it is first read); static, so the handler's context has no such method. */
+  static abort(run: HookContext, reason: unknown): void {
+    if (run.#done) return;
+    run.#done = true;
+    run.#reason = reason;
+    run.#controller?.abort(reason);
   }
 }
 
@@ -119,16 +104,16 @@ export function runRuntimeHook(
 ): HookRunResult | Promise<HookRunResult> {
   const started = Date.now();
   const parent = ctx.signal;
-  const own = new HookSignal(parent);
+  const own = new HookContext(ctx);
   if (parent.aborted) {
-    own.abort(parent.reason);
+    HookContext.abort(own, parent.reason);
     return failure(new Error(CANCELLED), timeoutMs, started);
   }
   let value: unknown;
   try {
-    value = action(input, own.context(ctx));
+    value = action(input, own);
   } catch (error) {
-    own.abort(error);
+    HookContext.abort(own, error);
     return failure(error, timeoutMs, started);
   }
   if (!isThenable(value)) return success(value, started);
@@ -138,7 +123,7 @@ export function runRuntimeHook(
 /** The race of a handler's promise against the hook's timeout and the turn's signal. */
 async function settle(
   value: PromiseLike<unknown>,
-  own: HookSignal,
+  own: HookContext,
   parent: AbortSignal,
   timeoutMs: number,
   started: number,
@@ -149,7 +134,7 @@ async function settle(
     const settled = await new Promise<unknown>((resolve, reject) => {
       timer = setTimeout(() => reject(new HookTimeout()), timeoutMs);
       onAbort = () => {
-        own.abort(parent.reason);
+        HookContext.abort(own, parent.reason);
         reject(new Error(CANCELLED));
       };
       parent.addEventListener('abort', onAbort, { once: true });
@@ -157,7 +142,7 @@ async function settle(
     });
     return success(settled, started);
   } catch (error) {
-    own.abort(error);
+    HookContext.abort(own, error);
     return failure(error, timeoutMs, started);
   } finally {
     clearTimeout(timer);
