@@ -352,7 +352,10 @@ const CONTEXT_END = /^--- End of Context from: (.+) ---$/;
 const IMPORT_START = /<!-- Imported from: (.+?) -->/g;
 
 /** The context files rendered into a text (gemini-cli's `--- Context from: <path> ---` blocks), in order. */
-function contextFilesIn(text: string, placedIn: ShownContextFile['placedIn']): ShownContextFile[] {
+export function contextFilesIn(
+  text: string,
+  placedIn: ShownContextFile['placedIn'],
+): ShownContextFile[] {
   const files: ShownContextFile[] = [];
   let current: ShownContextFile | undefined;
   for (const line of text.split('\n')) {
