@@ -23,7 +23,11 @@ import type { GeminiCliAgentOptions } from './agent-options.js';
 import { createAgentPersistence, validateApprovalTtl } from './agent-persistence.js';
 import { chatGenerationConfig, type ChatGenerationConfig } from '../model/generation-defaults.js';
 import { geminiHome } from '../settings/settings-paths.js';
-import { loadSessionPreamble, type SessionPreamble } from './session-preamble.js';
+import {
+  loadSessionPreamble,
+  preambleTextSharer,
+  type SessionPreamble,
+} from './session-preamble.js';
 import {
   loadAgentSettings,
   settingsIncludeDirectories,
@@ -126,6 +130,7 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
   });
   const merged = settings.merged;
   const authCache = new AuthCache();
+  const sharePreambleText = preambleTextSharer();
   const context = contextSettings(options.context, settings);
   const { features, skills, policy, mcp, hooks, extensions, subagents } = createAgentFeatures(
     options,
@@ -183,22 +188,24 @@ export function createAgentServices(options: GeminiCliAgentOptions): AgentServic
     settings,
     context,
     budget: { limits: { ...options.budget }, prices: { ...options.prices } },
-    loadPreamble: (workspace) =>
-      loadSessionPreamble(
-        {
-          memory: options.memory ?? true,
-          sessionContext: options.sessionContext ?? true,
-          trusted: settings.trust.trusted,
-          fileNames: merged.context?.fileName,
-          boundaryMarkers: merged.context?.memoryBoundaryMarkers,
-          importFormat: merged.context?.importFormat,
-          includeDirectoryTree: merged.context?.includeDirectoryTree,
-          home: geminiHome(),
-          extensionFiles: extensions.contextFiles,
-          extensionTexts: extensions.contextTexts,
-        },
-        workspace,
-        logger,
+    loadPreamble: async (workspace) =>
+      sharePreambleText(
+        await loadSessionPreamble(
+          {
+            memory: options.memory ?? true,
+            sessionContext: options.sessionContext ?? true,
+            trusted: settings.trust.trusted,
+            fileNames: merged.context?.fileName,
+            boundaryMarkers: merged.context?.memoryBoundaryMarkers,
+            importFormat: merged.context?.importFormat,
+            includeDirectoryTree: merged.context?.includeDirectoryTree,
+            home: geminiHome(),
+            extensionFiles: extensions.contextFiles,
+            extensionTexts: extensions.contextTexts,
+          },
+          workspace,
+          logger,
+        ),
       ),
   };
 }

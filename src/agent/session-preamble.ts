@@ -121,3 +121,31 @@ export async function loadSessionPreamble(
     fileNames: contextFileNames(config.fileNames),
   };
 }
+
+/**
+ * Makes the preambles of one agent's sessions share their text: every session of an agent builds the same
+ * `<session_context>` (about 10 KB with the directory tree) and the same memory texts, and kept its own copy of
+ * each, the largest part of an idle session's heap (goal P5). A text equal to the one the previous session built
+ * is replaced by that one (strings are immutable, so sharing is invisible); only the last text of each slot is
+ * remembered, so a changed folder or date costs one string, never a growing cache.
+ */
+export function preambleTextSharer(): (preamble: SessionPreamble) => SessionPreamble {
+  const last = new Map<string, string>();
+  const share = (slot: string, text: string): string => {
+    const previous = last.get(slot);
+    if (previous === text) return previous;
+    last.set(slot, text);
+    return text;
+  };
+  return (preamble) => {
+    preamble.contextParts.forEach((part, i) => {
+      if (typeof part.text === 'string') part.text = share(`context:${i}`, part.text);
+    });
+    const memory = preamble.memory as Record<string, unknown>;
+    for (const key of Object.keys(memory)) {
+      const value = memory[key];
+      if (typeof value === 'string') memory[key] = share(`memory:${key}`, value);
+    }
+    return preamble;
+  };
+}
