@@ -86,6 +86,13 @@ export function createSessionRuntime(parts: SessionRuntimeParts): SessionRuntime
       addUsage((byAgent[source] ??= emptyUsage()), metadata);
       parts.budget.record(model ?? parts.model(), metadata);
     },
+    subagentBudget: () => {
+      const run = parts.budget.forSubagent();
+      return {
+        check: (model, tokens) => run?.check(model, tokens) ?? parts.budget.check(model, tokens),
+        record: (model, usage) => run?.record(model, usage),
+      };
+    },
     async generateContent(request, signal) {
       const exceeded = parts.budget.check(request.model, estimateRequestTokens(request));
       if (exceeded !== undefined) throw budgetError(exceeded);

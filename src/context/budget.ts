@@ -17,7 +17,16 @@ export interface Budget {
   maxTotalTokens?: number;
   /** US dollars, from the price table (`prices` option over {@link DEFAULT_PRICES}). */
   maxCostUsd?: number;
+  /**
+   * Limits on each subagent run, counted from the run's start (its usage still counts in the session's figures).
+   * A run that would cross one — or the session's own limits — ends with `BUDGET_EXCEEDED`, which the parent model
+   * is told (see docs/context.md).
+   */
+  perSubagent?: SubagentBudget;
 }
+
+/** The limits of one subagent run (`budget.perSubagent`). */
+export type SubagentBudget = Omit<Budget, 'perSubagent'>;
 
 /** A model's price in US dollars per million tokens. */
 export interface ModelPrice {
@@ -74,14 +83,16 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = Object.freez
 
 const limit = z.number().gt(0).refine(Number.isFinite);
 
+const LIMITS = {
+  maxInputTokens: limit.optional(),
+  maxOutputTokens: limit.optional(),
+  maxTotalTokens: limit.optional(),
+  maxCostUsd: limit.optional(),
+};
+
 /** The `budget` option's schema. */
 export const BudgetSchema = z
-  .object({
-    maxInputTokens: limit.optional(),
-    maxOutputTokens: limit.optional(),
-    maxTotalTokens: limit.optional(),
-    maxCostUsd: limit.optional(),
-  })
+  .object({ ...LIMITS, perSubagent: z.object(LIMITS).strict().optional() })
   .strict();
 
 /** The `prices` option's schema. */
@@ -115,6 +126,14 @@ const StoredBudget = z.object({
 export type BudgetState = z.infer<typeof StoredBudget>;
 
 const KEYS = ['maxInputTokens', 'maxOutputTokens', 'maxTotalTokens', 'maxCostUsd'] as const;
+
+function raise<T extends SubagentBudget>(limits: T, more: SubagentBudget): T {
+  for (const key of KEYS) {
+    const add = more[key];
+    if (add !== undefined) limits[key] = (limits[key] ?? 0) + add;
+  }
+  return limits;
+}
 
 /** The cost of one call's usage with `price`. */
 export function callCost(usage: GenerateContentResponseUsageMetadata, price: ModelPrice): number {
@@ -200,7 +219,9 @@ export class BudgetTracker {
           wouldSpend: wouldBe,
           nextInputTokens: inputTokens,
           spent: { ...spent },
-          budget: { ...limits },
+          budget: Object.fromEntries(
+            KEYS.flatMap((k) => (limits[k] === undefined ? [] : [[k, limits[k]]])),
+          ),
           model,
         };
       }
@@ -208,13 +229,21 @@ export class BudgetTracker {
     return undefined;
   }
 
-  /** Raises the limits by the given amounts (a limit not set before is set to the amount). */
+  /** Raises the limits by the given amounts (a limit not set before is set to the amount), `perSubagent`'s too. */
   extend(more: Budget): void {
-    for (const key of KEYS) {
-      const add = more[key];
-      if (add === undefined) continue;
-      this.limits[key] = (this.limits[key] ?? 0) + add;
+    raise(this.limits, more);
+    if (more.perSubagent !== undefined) {
+      this.limits.perSubagent = raise({ ...this.limits.perSubagent }, more.perSubagent);
     }
+  }
+
+  /**
+   * A tracker for one subagent run: `perSubagent`'s limits, nothing spent yet; undefined when `perSubagent` sets
+   * no limit.
+   */
+  forSubagent(): BudgetTracker | undefined {
+    const run = new BudgetTracker({ ...this.limits.perSubagent }, this.prices);
+    return run.active ? run : undefined;
   }
 
   /** The state to store with the session. */
@@ -238,6 +267,6 @@ export function validateBudget(value: unknown, what: string): Budget {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new ConfigurationError(
-    `${what}: ${issue?.path.join('.') || 'value'}: expected a positive number (keys: ${KEYS.join(', ')}).`,
+    `${what}: ${issue?.path.join('.') || 'value'}: expected a positive number (keys: ${KEYS.join(', ')}, and perSubagent with the same keys).`,
   );
 }

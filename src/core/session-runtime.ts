@@ -6,6 +6,7 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
+import type { BudgetExceededInfo } from '../events.js';
 import type { AgentTool, ToolResult } from './agent-tool.js';
 import type {
   ModelCall,
@@ -75,6 +76,8 @@ export interface SessionRuntime {
     usage: GenerateContentResponseUsageMetadata | undefined,
     model?: string,
   ): void;
+  /** A budget for one subagent run, starting now (see {@link RunBudget}). */
+  subagentBudget(): RunBudget;
   /**
    * One non-streamed call to the session's model client, as gemini-cli makes its utility calls (the grounded answer
    * of `google_web_search`): no model interceptors, no history; counted in the session's usage totals and budget.
@@ -90,4 +93,12 @@ export interface SessionRuntime {
   /** The agent's largest accepted model response, if set. */
   readonly maxResponseBytes: number | undefined;
   readonly streamRetry: RuntimeStreamRetry;
+}
+
+/** What one subagent run may spend: `budget.perSubagent` for the run, and what the session's budget has left. */
+export interface RunBudget {
+  /** The figures when the run's next call (about `inputTokens` of prompt to `model`) would cross a limit. */
+  check(model: string, inputTokens: number): BudgetExceededInfo | undefined;
+  /** Counts one of the run's calls against `perSubagent` (the session's figures count it through `addUsage`). */
+  record(model: string, usage: GenerateContentResponseUsageMetadata | undefined): void;
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateContentResponseUsageMetadata } from '@google/genai';
 import type { ToolCheck, ToolDecision, ToolRun } from '../core/interceptors.js';
-import type { SessionRuntime, SubagentCallInfo } from '../core/session-runtime.js';
+import type { RunBudget, SessionRuntime, SubagentCallInfo } from '../core/session-runtime.js';
 import type { SessionLog } from '../core/session-log.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import type {
+  BudgetExceededInfo,
   ServerGeminiStreamEvent,
   SubagentActivityInfo,
   SubagentInnerEvent,
@@ -94,6 +95,10 @@ class SubagentRun {
   private readonly modelName: string;
   /** The run's `model_info` (the model it runs on) was emitted. */
   private modelAnnounced = false;
+  /** `budget.perSubagent` and what the session's budget has left. */
+  private readonly budget: RunBudget;
+  /** Set when the run stopped before a model call its budget does not allow. */
+  exceeded: BudgetExceededInfo | undefined;
 
   constructor(
     private readonly input: SubagentRunInput,
@@ -104,6 +109,7 @@ class SubagentRun {
     this.info = { name: definition.name, agentId: this.agentId, parentCallId: input.parentCallId };
     this.modelName = definition.model === 'inherit' ? runtime.model() : definition.model;
     this.timer = new DeadlineTimer(definition.timeoutMs);
+    this.budget = runtime.subagentBudget();
   }
 
   forward(event: SubagentInnerEvent): void {
@@ -201,11 +207,20 @@ class SubagentRun {
       logger: this.input.logger,
       onUsage: (usage: GenerateContentResponseUsageMetadata | undefined) => {
         addUsage(this.usage, usage);
-        runtime.addUsage(this.input.definition.name, usage);
+        runtime.addUsage(this.input.definition.name, usage, this.modelName);
+        this.budget.record(this.modelName, usage);
         if (usage?.promptTokenCount !== undefined)
           this.context.calibrate(this.history.length, usage.promptTokenCount);
       },
       context: this.context,
+      // A run cannot be held for later (its history is not resumable): crossing its budget ends it.
+      budget: {
+        check: (tokens) => this.budget.check(this.modelName, tokens),
+        pause: (info) => {
+          this.exceeded = info;
+          return Promise.resolve();
+        },
+      },
       tokenLimit: runtime.tokenLimit(this.modelName),
       takeModelInfo: () => {
         if (this.modelAnnounced) return undefined;
@@ -244,6 +259,8 @@ function reasonOf(
       return 'ERROR_NO_COMPLETE_TASK_CALL';
     case 'max_turns':
       return 'MAX_TURNS';
+    case 'budget_paused':
+      return 'BUDGET_EXCEEDED';
     case 'cancelled':
       return timedOut ? 'TIMEOUT' : 'ABORTED';
     default:
@@ -299,6 +316,7 @@ export async function runSubagent(input: SubagentRunInput): Promise<SubagentRunR
       if (result !== undefined) reason = 'GOAL';
       else result = failureText(reason, definition);
     }
+    if (reason === 'BUDGET_EXCEEDED') result = failureText(reason, definition, run.exceeded);
     if (reason === 'GOAL') result ??= 'Task completed.';
     result ??= 'Agent execution was terminated before completion.';
     if (reason !== 'GOAL' && reason !== 'ABORTED' && reason !== 'ERROR_NO_COMPLETE_TASK_CALL') {
@@ -323,12 +341,20 @@ function errorEvent(message: string): SubagentInnerEvent {
   return { type: 'error', value: { error: { message } } };
 }
 
-function failureText(reason: SubagentTerminateMode, definition: ResolvedSubagent): string {
+function failureText(
+  reason: SubagentTerminateMode,
+  definition: ResolvedSubagent,
+  exceeded?: BudgetExceededInfo,
+): string {
   if (reason === 'TIMEOUT') {
     const minutes = Math.round((definition.timeoutMs / 60_000) * 100) / 100;
     return `Agent timed out after ${minutes} minutes.`;
   }
   if (reason === 'MAX_TURNS') return `Agent reached max turns limit (${definition.maxTurns}).`;
+  if (reason === 'BUDGET_EXCEEDED' && exceeded !== undefined) {
+    const unit = exceeded.reason === 'cost' ? ' USD' : ' tokens';
+    return `Agent stopped: its budget does not allow another model call (${exceeded.reason}: ${exceeded.wouldSpend}${unit} would exceed the limit of ${exceeded.limit}${unit}).`;
+  }
   return `Agent stopped calling tools but did not call 'complete_task'.`;
 }
 

@@ -6,7 +6,13 @@ import type { TokenUsage } from '../core/usage.js';
 
 /** gemini-cli's `AgentTerminateMode`: why a subagent's run ended. */
 export type SubagentTerminateMode =
-  'GOAL' | 'MAX_TURNS' | 'TIMEOUT' | 'ABORTED' | 'ERROR' | 'ERROR_NO_COMPLETE_TASK_CALL';
+  | 'GOAL'
+  | 'MAX_TURNS'
+  | 'TIMEOUT'
+  | 'ABORTED'
+  | 'ERROR'
+  | 'ERROR_NO_COMPLETE_TASK_CALL'
+  | 'BUDGET_EXCEEDED';
 
 /** gemini-cli's defaults: 30 turns, 10 minutes. */
 export const DEFAULT_SUBAGENT_MAX_TURNS = 30;

@@ -8,7 +8,14 @@ import {
   type SessionContext,
 } from '../../src/index.js';
 import { callTurn, ScriptedModel, textTurn } from '../../src/testing/index.js';
-import { activities, completeTurn, drain, invokeTurn, lastResponses } from './helpers.js';
+import {
+  activities,
+  completeTurn,
+  drain,
+  invokeTurn,
+  lastResponses,
+  turnWithUsage,
+} from './helpers.js';
 
 /** A tool that runs until its call is aborted (the subagent's deadline, or the parent's abort). */
 function blockingTool(started?: () => void) {
@@ -348,5 +355,80 @@ describe('policy and approvals inside a subagent', () => {
     await drain(agent.session().sendStream('go'));
     model.assertComplete();
     expect(state.calls).toBe(0);
+  });
+});
+
+describe('budget.perSubagent', () => {
+  const noop = tool(
+    { name: 'noop', description: 'Does nothing', inputSchema: z.object({}) },
+    () => 'done',
+  );
+  const worker = () =>
+    subagent({ name: 'worker', description: 'd', instructions: 'Work.', tools: ['noop'] });
+  const RESULT =
+    /^Subagent 'worker' finished\.\nTermination Reason: BUDGET_EXCEEDED\nResult:\nAgent stopped: its budget does not allow another model call \(total_tokens: \d+ tokens would exceed the limit of 3000 tokens\)\.$/;
+
+  it('a run that would cross its own limit ends with BUDGET_EXCEEDED (no grace turn); its usage counts in the session', async () => {
+    const model = new ScriptedModel([
+      turnWithUsage(invokeTurn('worker', 'task'), 100),
+      turnWithUsage(callTurn({ name: 'noop', args: {} }), 5000),
+      (request) => {
+        expect(finishedText(request)).toMatch(RESULT);
+        return textTurn('ok');
+      },
+      turnWithUsage(invokeTurn('worker', 'again'), 100),
+      // A new run starts from nothing spent: its first call fits again.
+      turnWithUsage(completeTurn({ result: 'small' }), 200),
+      (request) => {
+        expect(finishedText(request)).toContain('Termination Reason: GOAL');
+        return textTurn('done');
+      },
+    ]);
+    await using agent = parent(model, worker(), {
+      tools: [noop],
+      budget: { perSubagent: { maxTotalTokens: 3000 } },
+    });
+    const session = agent.session();
+    const events = await drain(session.sendStream('go'));
+    expect(events.some((e) => e.type === 'budget_exceeded')).toBe(false);
+    const errors = activities(events).filter((a) => a.event.type === 'error');
+    expect(errors).toHaveLength(1);
+    await drain(session.sendStream('go on'));
+    model.assertComplete();
+    expect(session.budget?.spent.inputTokens).toBeGreaterThanOrEqual(99 + 4999 + 99 + 199);
+    expect(session.budget?.limits.perSubagent).toEqual({ maxTotalTokens: 3000 });
+  });
+
+  it("the session's own limit stops a run too; the parent then pauses and resumes after extendBudget", async () => {
+    const model = new ScriptedModel([
+      turnWithUsage(invokeTurn('worker', 'task'), 100),
+      turnWithUsage(callTurn({ name: 'noop', args: {} }), 5000),
+      (request) => {
+        expect(finishedText(request)).toMatch(RESULT);
+        return textTurn('resumed');
+      },
+    ]);
+    await using agent = parent(model, worker(), {
+      tools: [noop],
+      budget: { maxTotalTokens: 3000 },
+    });
+    const session = agent.session();
+    const events = await drain(session.sendStream('go'));
+    const paused = events.find((e) => e.type === 'budget_exceeded');
+    expect(paused?.type === 'budget_exceeded' && paused.value.reason).toBe('total_tokens');
+    await session.extendBudget({ maxTotalTokens: 10_000, perSubagent: { maxCostUsd: 1 } });
+    expect(session.budget?.limits).toEqual({
+      maxTotalTokens: 13_000,
+      perSubagent: { maxCostUsd: 1 },
+    });
+    const resumed = await drain(session.resumeTurn());
+    expect(resumed.some((e) => e.type === 'content')).toBe(true);
+    model.assertComplete();
+  });
+
+  it('a bad perSubagent value fails at construction', () => {
+    expect(() => new GeminiCliAgent({ budget: { perSubagent: { maxTotalTokens: -1 } } })).toThrow(
+      /budget\.perSubagent\.maxTotalTokens/,
+    );
   });
 });
