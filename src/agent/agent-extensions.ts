@@ -7,7 +7,7 @@ import {
   type ResolvedExtensions,
 } from '../extensions/extension-set.js';
 import { extensionSecurity } from '../extensions/extension-security.js';
-import { hydrateString } from '../extensions/extension-variables.js';
+import { hydrateValue } from '../extensions/extension-variables.js';
 import type { HookEntry } from '../hooks/hook-planner.js';
 import type { Logger } from '../logger.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
@@ -215,7 +215,7 @@ export function createAgentExtensions(
             {
               extension: e.name,
               dir: e.agentsDir,
-              hydrate: (text: string) => hydrateString(text, e.variables),
+              hydrate: <T>(value: T): T => hydrateValue(value, e.variables),
             },
           ]
         : [],

@@ -63,10 +63,11 @@ export async function loadAgentsFromDirectory(
 /** Options of {@link loadAgentsFromDirectory}. */
 export interface AgentDirectoryOptions extends AgentFileOptions {
   /**
-   * Applied to every string of each parsed definition (gemini-cli hydrates an extension's agents with its
-   * variables after they are validated): description, display name, instructions, model and `mcp_servers`.
+   * Applied to each parsed definition's description, display name, instructions, model and `mcp_servers`
+   * (gemini-cli hydrates an extension's agents with its variables after they are validated): every string in the
+   * value given, objects and arrays walked.
    */
-  hydrate?: (text: string) => string;
+  hydrate?: Hydrator;
 }
 
 /** An extension's `agents/` folder, read after the user's agents. */
@@ -75,31 +76,17 @@ export interface ExtensionAgentDir {
   readonly extension: string;
   readonly dir: string;
   /** The extension's variable substitution (`${extensionPath}`, settings values, …). */
-  readonly hydrate?: (text: string) => string;
+  readonly hydrate?: Hydrator;
 }
 
-function hydrateJson(value: unknown, hydrate: (text: string) => string): unknown {
-  if (typeof value === 'string') return hydrate(value);
-  if (Array.isArray(value)) return value.map((item) => hydrateJson(item, hydrate));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
-      out[key] = hydrateJson(item, hydrate);
-    }
-    return out;
-  }
-  return value;
-}
+/** Substitutes variables in every string of a value (a string, or the strings inside objects and arrays). */
+export type Hydrator = <T>(value: T) => T;
 
 /**
  * gemini-cli's `recursivelyHydrateStrings(agent, context)` on a parsed agent. The name and tool names are slugs
  * that cannot hold `${…}`, so they are unchanged; the instructions are hydrated before `${query}` templating runs.
  */
-function hydrateDefinition(
-  definition: ResolvedSubagent,
-  hydrate: (text: string) => string,
-): ResolvedSubagent {
+function hydrateDefinition(definition: ResolvedSubagent, hydrate: Hydrator): ResolvedSubagent {
   return {
     ...definition,
     description: hydrate(definition.description),
@@ -109,10 +96,7 @@ function hydrateDefinition(
         ? hydrate(definition.instructions)
         : definition.instructions,
     model: hydrate(definition.model),
-    mcpServers:
-      definition.mcpServers === undefined
-        ? undefined
-        : (hydrateJson(definition.mcpServers, hydrate) as ResolvedSubagent['mcpServers']),
+    mcpServers: definition.mcpServers === undefined ? undefined : hydrate(definition.mcpServers),
   };
 }
 
@@ -135,8 +119,8 @@ export interface AgentDiscoveryOptions extends AgentFileOptions {
  * `~/.gemini/agents`, then the active extensions' `agents/`. Later duplicates lose when registered (first wins).
  */
 export async function discoverAgentFiles(options: AgentDiscoveryOptions): Promise<AgentLoadResult> {
-  const dirs: Array<{ dir: string; hydrate?: (text: string) => string }> = [];
-  const add = (dir: string, hydrate?: (text: string) => string) => {
+  const dirs: Array<{ dir: string; hydrate?: Hydrator }> = [];
+  const add = (dir: string, hydrate?: Hydrator) => {
     if (!dirs.some((d) => d.dir === dir)) dirs.push(hydrate ? { dir, hydrate } : { dir });
   };
   if (options.trusted && options.tiers?.workspace !== false)
