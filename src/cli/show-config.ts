@@ -305,7 +305,8 @@ function trustReason(trust: LoadedSettings['trust']): string {
 
 function transportOf(server: Record<string, unknown>): string {
   if (typeof server['httpUrl'] === 'string') return 'http';
-  if (typeof server['url'] === 'string') return server['type'] === 'http' ? 'http' : 'sse';
+  if (typeof server['url'] === 'string')
+    return server['type'] === 'http' || server['type'] === 'sse' ? server['type'] : 'http+sse';
   if (typeof server['command'] === 'string') return 'stdio';
   return 'unknown';
 }

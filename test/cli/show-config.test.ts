@@ -136,8 +136,9 @@ describe('gemini-agent --show-config', () => {
       },
       mcpServers: {
         remote: { httpUrl: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer sekrit' } },
+        either: { url: 'http://127.0.0.1:9/mcp' },
       },
-      mcp: { excluded: ['remote'] },
+      mcp: { excluded: ['remote', 'either'] },
     });
     const shown = await show();
     expect(shown.settings.files.find((f) => f.scope === 'user')).toMatchObject({
@@ -150,6 +151,8 @@ describe('gemini-agent --show-config', () => {
     expect(existsSync(marker)).toBe(false);
     expect(shown.mcpServers).toEqual([
       { name: 'remote', transport: 'http', trust: false, tools: [] },
+      // `url` alone: Streamable HTTP first, then SSE (as gemini-cli and the MCP client connect).
+      { name: 'either', transport: 'http+sse', trust: false, tools: [] },
     ]);
     expect(JSON.stringify(shown)).not.toContain('sekrit');
     expect(existsSync(gemini('tmp'))).toBe(false);
