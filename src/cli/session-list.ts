@@ -25,7 +25,7 @@ export function formatSessionLine(session: SessionSummary, index: number, now?: 
 }
 
 /**
- * Resolves `-r/--resume` and `--delete-session` values: `latest` (the most recent), an exact session id, or
+ * Resolves the session value of `gemini-agent view`: `latest` (the most recent), an exact session id, or
  * a 1-based index from `--list-sessions`.
  *
  * @throws CliUsageError (exit 42) when nothing matches, naming `--list-sessions`.

@@ -174,4 +174,25 @@ describe('gemini-agent sessions', () => {
     expect(byId.code).toBe(0);
     expect(await list()).toContain('No previous sessions found for this project.');
   });
+
+  it("--delete-session with nothing to delete prints gemini 0.61's line on stderr and exits 0", async () => {
+    const run = (ref: string) =>
+      runCli(['--delete-session', ref], { cwd: project.cwd, env: cleanEnv(project) });
+    const none = await run('1');
+    expect(none).toMatchObject({
+      code: 0,
+      stdout: '',
+      stderr: 'No sessions found for this project.\n',
+    });
+    const id = await newSession('Keep me.');
+    for (const ref of ['2', '0', 'latest', 'no-such-id']) {
+      const missing = await run(ref);
+      expect(missing).toMatchObject({
+        code: 0,
+        stdout: '',
+        stderr: `Invalid session identifier "${ref}". Use --list-sessions to see available sessions.\n`,
+      });
+    }
+    expect(await list()).toContain(`[${id}]`);
+  });
 });
