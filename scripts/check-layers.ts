@@ -26,6 +26,8 @@ export interface Layer {
  * feature, the rest of `tools/` a service).
  */
 export const LAYERS: readonly Layer[] = [
+  // How the shared modules load their libraries lazily (decision D31).
+  { name: 'base', members: ['lazy-require.ts'] },
   {
     name: 'shared',
     members: ['errors.ts', 'events.ts', 'logger.ts', 'linear-regex.ts', 'package-json.ts'],

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
+import { lazyRequire } from './lazy-require.js';
 
 /**
  * The `re2js` engine, loaded when the first pattern with metacharacters is compiled rather than when the SDK is
@@ -7,7 +7,8 @@ import type { RE2JS } from 're2js';
  */
 let engine: typeof RE2JS | undefined;
 function re2(): typeof RE2JS {
-  engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  engine ??= lazyRequire<{ RE2JS: typeof RE2JS }>('re2js', () => require('re2js')).RE2JS;
   return engine;
 }
 

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
+import { lazyRequire } from '../lazy-require.js';
 
 /**
  * Parses a YAML document (a SKILL.md or agent `.md` frontmatter block) with `js-yaml` 4.1.1, the parser and version
@@ -9,6 +9,7 @@ import type * as JsYaml from 'js-yaml';
  * caches the module. Throws js-yaml's `YAMLException` on malformed input.
  */
 export function parseYaml(text: string): unknown {
-  const yaml = createRequire(import.meta.url)('js-yaml') as typeof JsYaml;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const yaml = lazyRequire<typeof JsYaml>('js-yaml', () => require('js-yaml'));
   return yaml.load(text);
 }

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { lazyRequire } from '../lazy-require.js';
 import type * as Toml from 'smol-toml';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
@@ -64,7 +64,8 @@ const TomlPolicyFile = z.looseObject({
  * (its CommonJS build) keeps {@link parsePolicyToml} synchronous; Node caches the module.
  */
 function loadToml(): typeof Toml {
-  return createRequire(import.meta.url)('smol-toml') as typeof Toml;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return lazyRequire<typeof Toml>('smol-toml', () => require('smol-toml'));
 }
 
 function tierLabel(tier: PolicyTier): string {

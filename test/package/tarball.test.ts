@@ -5,7 +5,7 @@
  * `gemini-agent` bin, and `gemini-agent-sdk/testing` without vitest installed. The installed size is measured.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,17 @@ const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 /**
  * A cap on the whole install (file contents of `node_modules` of an empty project after `npm install <tarball>`),
- * so growth is a decision. Issue 17's target is 40 MiB: the protocol SDKs (`openai`, `@agentclientprotocol/sdk`,
- * `@modelcontextprotocol/sdk`) are optional peer dependencies and not part of it, which brought the install to
- * 39.7 MiB; then `diff` (0.53 MiB, the CLI's file-diff stats) became a dependency and it is 40.3 MiB. The cap
- * stays just above that; docs/packaging.md, "Installed footprint", has the figures and the remaining levers.
+ * so growth is a decision. Issue 17's target is 40 MB: the protocol SDKs (`openai`, `@agentclientprotocol/sdk`,
+ * `@modelcontextprotocol/sdk`) are optional peer dependencies and not part of it, and the small libraries the
+ * build inlines (`INLINED`) are not installed at all, which brings the install to 39.8 MB (37.9 MiB).
+ * docs/packaging.md, "Installed footprint", has the figures.
  */
-const MAX_INSTALLED_BYTES = 41 * 1024 * 1024;
+const MAX_INSTALLED_BYTES = 40 * 1024 * 1024;
+
+/** The libraries scripts/bundle-dist.mjs inlines into `dist`: never installed with the package. */
+const INLINED = JSON.parse(
+  readFileSync(join(ROOT, 'scripts', 'inlined-dependencies.json'), 'utf8'),
+) as string[];
 
 /** The optional peer dependencies: not installed with the package, loaded by the feature that needs them. */
 const OPTIONAL_PEERS = ['openai', '@agentclientprotocol/sdk', '@modelcontextprotocol/sdk'] as const;
@@ -188,6 +193,12 @@ describe('the packed tarball, installed into an empty CommonJS project', () => {
     for (const peer of OPTIONAL_PEERS) {
       expect(existsSync(join(modules, peer)), `${peer} is an optional peer`).toBe(false);
     }
+    for (const name of INLINED) {
+      expect(installed, `${name} is inlined into dist`).not.toContain(name);
+      expect(
+        existsSync(join(modules, 'gemini-agent-sdk', 'dist', 'licenses', name, 'LICENSE')),
+      ).toBe(true);
+    }
     expect(installed).not.toContain('tree-sitter-bash');
     expect(installed).not.toContain('web-tree-sitter');
     expect(installed).not.toContain('vitest');
@@ -203,6 +214,69 @@ import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';`),
     const result = await node(['esm.mjs'], app);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(EXPECTED);
+  });
+
+  it('the inlined libraries work from the install (Ajv, TOML, linear regexes, YAML, diff, ipaddr.js)', async () => {
+    await writeFile(
+      join(app, 'inlined.mjs'),
+      `import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GeminiCliAgent, tool, skillDir } from 'gemini-agent-sdk';
+import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';
+const dir = mkdtempSync(join(tmpdir(), 'inlined-'));
+writeFileSync(join(dir, 'deny.toml'),
+  '[[rule]]\\ntoolName = "echo"\\nargsPattern = "\\\\"text\\\\":\\\\"no+\\\\""\\ndecision = "deny"\\npriority = 500\\n');
+mkdirSync(join(dir, 'skills', 'greet'), { recursive: true });
+writeFileSync(join(dir, 'skills', 'greet', 'SKILL.md'), '---\\nname: greet\\ndescription: "Greets: politely"\\n---\\nSay hi.\\n');
+const echo = tool(
+  { name: 'echo', description: 'Echoes',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  ({ text }) => text,
+);
+const model = new ScriptedModel([
+  callTurn({ name: 'echo', args: {} }),
+  callTurn({ name: 'echo', args: { text: 'nooo' } }),
+  callTurn({ name: 'echo', args: { text: 'yes' } }),
+  callTurn({ name: 'write_file', args: { file_path: join(dir, 'a.txt'), content: 'one\\ntwo\\n' } }),
+  callTurn({ name: 'activate_skill', args: { name: 'greet' } }),
+  callTurn({ name: 'web_fetch', args: { prompt: 'summarise http://127.0.0.1:9/x' } }),
+  textTurn('done'),
+]);
+const agent = new GeminiCliAgent({
+  contentGenerator: model, persist: false, cwd: dir, settings: false, tools: [echo],
+  skills: [skillDir(join(dir, 'skills'))], policy: { mode: 'yolo', files: [join(dir, 'deny.toml')] },
+});
+const out = [];
+for await (const event of agent.session().sendStream('go')) {
+  if (event.type === 'tool_call_response') {
+    const v = event.value;
+    out.push({ name: v.name, response: v.responseParts[0].functionResponse.response, hunk: v.fileDiff?.fileDiff });
+  }
+}
+console.log(JSON.stringify(out));`,
+    );
+    const result = await node(['inlined.mjs'], app);
+    expect(result.stderr).toBe('');
+    const out = JSON.parse(result.stdout) as Array<{
+      name: string;
+      response: { output?: string; error?: string };
+      hunk?: string;
+    }>;
+    expect(out.map((o) => o.name)).toEqual([
+      'echo',
+      'echo',
+      'echo',
+      'write_file',
+      'activate_skill',
+      'web_fetch',
+    ]);
+    expect(out[0]!.response.error).toBe("params must have required property 'text'"); // Ajv
+    expect(out[1]!.response.error).toBe('Tool execution denied by policy.'); // smol-toml + re2js
+    expect(out[2]!.response.output).toBe('yes');
+    expect(out[3]!.hunk).toContain('@@ -0,0 +1,2 @@\n+one\n+two\n'); // diff
+    expect(out[4]!.response.output).toContain('Say hi.'); // js-yaml frontmatter
+    expect(out[5]!.response.error).toContain('[Blocked Host] http://127.0.0.1:9/x'); // ipaddr.js
   });
 
   it('CommonJS: require() the package and its testing kit (no vitest needed)', async () => {

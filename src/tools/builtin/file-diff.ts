@@ -1,15 +1,16 @@
 import { basename } from 'node:path';
-import { createRequire } from 'node:module';
 import type * as Diff from 'diff';
 import type { StructuredPatch } from 'diff';
 
 /** The `diff` package, loaded on the first file change described rather than when the SDK is imported (goal P2). */
 let diffModule: typeof Diff | undefined;
 function diff(): typeof Diff {
-  diffModule ??= createRequire(import.meta.url)('diff') as typeof Diff;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  diffModule ??= lazyRequire<typeof Diff>('diff', () => require('diff'));
   return diffModule;
 }
 import type { DiffStat, FileDiff } from '../../events.js';
+import { lazyRequire } from '../../lazy-require.js';
 
 /** gemini-cli's `DEFAULT_DIFF_OPTIONS`: 3 lines of context, whitespace significant. */
 const DIFF_OPTIONS = { context: 3, ignoreWhitespace: false } as const;

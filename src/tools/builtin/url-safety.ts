@@ -1,11 +1,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { createRequire } from 'node:module';
 import type * as IpAddr from 'ipaddr.js';
+import { lazyRequire } from '../../lazy-require.js';
 
 /** `ipaddr.js`, loaded on the first address checked (web_fetch) rather than when the SDK is imported (goal P2). */
 let ipaddrModule: typeof IpAddr | undefined;
 function ipaddr(): typeof IpAddr {
-  ipaddrModule ??= createRequire(import.meta.url)('ipaddr.js') as typeof IpAddr;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  ipaddrModule ??= lazyRequire<typeof IpAddr>('ipaddr.js', () => require('ipaddr.js'));
   return ipaddrModule;
 }
 

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { lazyRequire } from '../../lazy-require.js';
 
 /** `$schema` of draft 2020-12, the dialect zod 4 and Standard JSON Schema (by default here) produce. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -12,21 +12,37 @@ type AjvConstructor = new (options: Record<string, unknown>) => AjvInstance;
 
 const validators = new Map<JsonSchemaDialect, AjvInstance>();
 
+type FormatsPlugin = (a: AjvInstance) => void;
+interface AjvModules {
+  readonly Ajv: AjvConstructor;
+  readonly Ajv2020: AjvConstructor;
+  readonly addFormats: FormatsPlugin;
+}
+
+/** A CommonJS module's export, whether or not it sits behind `default`. */
+const exported = <T>(mod: T & { default?: T }): T => mod.default ?? mod;
+
+/** Ajv's modules, loaded on first use (evaluating Ajv costs tens of milliseconds an import should not pay). */
+function loadAjv(): AjvModules {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    Ajv: exported(lazyRequire<AjvConstructor>('ajv', () => require('ajv'))),
+    Ajv2020: exported(lazyRequire<AjvConstructor>('ajv/dist/2020', () => require('ajv/dist/2020'))),
+    addFormats: exported(lazyRequire<FormatsPlugin>('ajv-formats', () => require('ajv-formats'))),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+let ajvModules: AjvModules | undefined;
+
 /** Ajv as gemini-cli configures it (unknown keywords allowed, formats checked), loaded on first use. */
 function ajvFor(dialect: JsonSchemaDialect): AjvInstance {
   let ajv = validators.get(dialect);
   if (ajv === undefined) {
-    const require = createRequire(import.meta.url);
-    const load = (id: string): AjvConstructor => {
-      const mod = require(id) as AjvConstructor & { default?: AjvConstructor };
-      return mod.default ?? mod;
-    };
-    const Ajv = dialect === 'draft-2020-12' ? load('ajv/dist/2020') : load('ajv');
+    ajvModules ??= loadAjv();
+    const Ajv = dialect === 'draft-2020-12' ? ajvModules.Ajv2020 : ajvModules.Ajv;
     ajv = new Ajv({ strictSchema: false, logger: false });
-    const formats = require('ajv-formats') as ((a: AjvInstance) => void) & {
-      default?: (a: AjvInstance) => void;
-    };
-    (formats.default ?? formats)(ajv);
+    ajvModules.addFormats(ajv);
     validators.set(dialect, ajv);
   }
   return ajv;
