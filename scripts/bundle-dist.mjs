@@ -3,10 +3,11 @@
  * Bundles the compiled JavaScript under `dist/` in place (part of `npm run build`, after tsc): every public entry
  * point (package.json `exports` and `bin`) becomes one ES module, the code they share goes into chunks under
  * `dist/_chunks/`, and modules loaded with `await import()` stay separate chunks, loaded on first use. Packages stay
- * external (`import … from 'zod'`), except the small pure-JavaScript libraries in `INLINED`, which are bundled into
- * the chunks (their licences copied to `dist/licenses/`) so an install does not carry their several builds each
- * (issue 17's footprint; decision D31 in docs/decisions.md). A bare import left in the output must name a
- * `dependencies` or `peerDependencies` entry, or the build fails. Importing the package then evaluates a handful of files instead of ~300, which
+ * external (`import … from 'zod'`); a bare import left in the output must name a `dependencies` or `peerDependencies`
+ * entry, or the build fails. The small libraries in scripts/inlined-dependencies.json are not dependencies: each
+ * group of them is bundled into `dist/_vendor/<group>.cjs` (their licences copied to `dist/licenses/`), loaded on
+ * first use by src/lazy-require.ts, so an install does not carry their several builds each (issue 17's footprint;
+ * decision D31 in docs/decisions.md). Importing the package then evaluates a handful of files instead of ~300, which
  * is most of its import cost (goal P2, docs/benchmarks.md; decision D25 in docs/decisions.md). The `.d.ts`
  * files tsc wrote are kept as they are; the per-module `.js` files the bundle replaces are removed. Every entry
  * keeps its path, so `dist/` works the same bundled or as plain tsc output (the tests may rebuild it with tsc).
@@ -36,47 +37,6 @@ function entryPoints() {
   return [...out].filter((f) => f.startsWith(prefix) && existsSync(f));
 }
 
-/**
- * Libraries bundled into `dist` instead of installed (scripts/inlined-dependencies.json, read by the tarball test too): pure JavaScript, no types in our public declarations, loaded
- * with `lazyRequire` (src/lazy-require.ts), whose free `require()` the bundle turns into a module initialiser
- * that runs on first use. They are pinned devDependencies, so the build always inlines the tested version.
- */
-const INLINED = new Set(JSON.parse(readFileSync('scripts/inlined-dependencies.json', 'utf8')));
-
-/** `zod/v4` → `zod`, `@scope/pkg/x` → `@scope/pkg`. */
-const packageOf = (specifier) =>
-  specifier
-    .split('/')
-    .slice(0, specifier.startsWith('@') ? 2 : 1)
-    .join('/');
-
-/** The packages an install of ours provides: a bare import of anything else must be inlined. */
-const installed = new Set([
-  pkg.name,
-  'vitest', // only `gemini-agent-sdk/testing/vitest` imports it, for projects that test with vitest
-  ...Object.keys(pkg.dependencies ?? {}),
-  ...Object.keys(pkg.peerDependencies ?? {}),
-]);
-const isBuiltin = (specifier) =>
-  specifier.startsWith('node:') || builtinModules.includes(specifier);
-
-/**
- * Installed packages and Node's modules stay external; the inlined libraries, and what they import that is not
- * installed with us, are bundled. Anything else stays external and fails the check after the build.
- */
-const inlineSelected = {
-  name: 'inline-selected',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.kind === 'entry-point') return undefined;
-      const name = packageOf(args.path);
-      if (isBuiltin(args.path) || installed.has(name)) return { path: args.path, external: true };
-      if (INLINED.has(name) || args.importer.includes(`${sep}node_modules${sep}`)) return undefined;
-      return { path: args.path, external: true };
-    });
-  },
-};
-
 const entries = entryPoints();
 if (!entries.includes(join(root, 'index.js'))) {
   process.stderr.write(`bundle-dist: ${root}/index.js is missing; run tsc first.\n`);
@@ -92,7 +52,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  plugins: [inlineSelected],
+  packages: 'external',
   chunkNames: '_chunks/[name]-[hash]',
   legalComments: 'none',
   charset: 'utf8',
@@ -120,37 +80,75 @@ const walk = (dir) => {
 };
 walk(root);
 
-// A bare import the output keeps must be installed with the package; an inlined library must not `require()` one
-// (in an ES module that is esbuild's "Dynamic require is not supported" at run time).
-const problems = [];
-for (const [file, output] of Object.entries(result.metafile.outputs))
+/** `zod/v4` → `zod`, `@scope/pkg/x` → `@scope/pkg`. */
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const isBuiltin = (specifier) =>
+  specifier.startsWith('node:') || builtinModules.includes(specifier);
+
+// A bare import the output keeps must be installed with the package.
+const installed = new Set([
+  pkg.name,
+  'vitest', // only `gemini-agent-sdk/testing/vitest` imports it, for projects that test with vitest
+  ...Object.keys(pkg.dependencies ?? {}),
+  ...Object.keys(pkg.peerDependencies ?? {}),
+]);
+const missing = new Set();
+for (const output of Object.values(result.metafile.outputs))
   for (const imp of output.imports)
     if (imp.external && !isBuiltin(imp.path) && !installed.has(packageOf(imp.path)))
-      problems.push(
-        `${file} imports ${imp.path}, which package.json neither depends on nor inlines`,
-      );
-    else if (imp.external && imp.kind === 'require-call')
-      problems.push(
-        `${file} keeps require('${imp.path}') from an inlined library; keep that library installed`,
-      );
-if (problems.length > 0) {
-  process.stderr.write(`bundle-dist:\n  ${problems.join('\n  ')}\n`);
+      missing.add(imp.path);
+if (missing.size > 0) {
+  process.stderr.write(
+    `bundle-dist: dist imports ${[...missing].join(', ')}, which package.json does not depend on.\n`,
+  );
   process.exit(1);
 }
 
-// The licences of the inlined libraries (and of what they brought with them) travel with the code.
-const bundledPackages = new Set();
-for (const input of Object.keys(result.metafile.inputs)) {
-  const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
-  if (match !== null) bundledPackages.add(match[1]);
-}
+// The vendored libraries: one CommonJS file per group, exporting each of its module ids (src/lazy-require.ts).
+/** @type {Record<string, string[]>} */
+const groups = JSON.parse(readFileSync('scripts/inlined-dependencies.json', 'utf8'));
+rmSync(join(root, '_vendor'), { recursive: true, force: true });
 rmSync(join(root, 'licenses'), { recursive: true, force: true });
+const bundledPackages = new Set();
+for (const [group, ids] of Object.entries(groups)) {
+  for (const id of ids)
+    if (installed.has(packageOf(id))) {
+      process.stderr.write(`bundle-dist: ${id} is vendored and also a dependency; pick one.\n`);
+      process.exit(1);
+    }
+  const vendored = await build({
+    stdin: {
+      contents: `module.exports = {${ids.map((id) => `${JSON.stringify(id)}: require(${JSON.stringify(id)})`).join(', ')}};`,
+      resolveDir: process.cwd(),
+      loader: 'js',
+    },
+    outfile: join(root, '_vendor', `${group}.cjs`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    legalComments: 'none',
+    charset: 'utf8',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  for (const input of Object.keys(vendored.metafile.inputs)) {
+    const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match !== null) bundledPackages.add(match[1]);
+  }
+}
+
+// Their licences (and those of what they brought with them) travel with the code.
 for (const name of bundledPackages) {
   const dir = join('node_modules', name);
   const licence = readdirSync(dir).find((f) => /^licen[cs]e/i.test(f));
   if (licence === undefined) {
     process.stderr.write(
-      `bundle-dist: ${name} has no licence file to ship with its inlined code.\n`,
+      `bundle-dist: ${name} has no licence file to ship with its vendored code.\n`,
     );
     process.exit(1);
   }

@@ -26,11 +26,12 @@ export interface Layer {
  * feature, the rest of `tools/` a service).
  */
 export const LAYERS: readonly Layer[] = [
-  // How the shared modules load their libraries lazily (decision D31).
-  { name: 'base', members: ['lazy-require.ts'] },
+  // Where the package is installed, and how the shared modules load their libraries from there (decision D31).
+  { name: 'base', members: ['package-json.ts'] },
+  { name: 'loader', members: ['lazy-require.ts'] },
   {
     name: 'shared',
-    members: ['errors.ts', 'events.ts', 'logger.ts', 'linear-regex.ts', 'package-json.ts'],
+    members: ['errors.ts', 'events.ts', 'logger.ts', 'linear-regex.ts'],
   },
   { name: 'core', members: ['core/'] },
   { name: 'ports', members: ['model/', 'workspace/', 'settings/'] },

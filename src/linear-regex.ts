@@ -7,8 +7,7 @@ import { lazyRequire } from './lazy-require.js';
  */
 let engine: typeof RE2JS | undefined;
 function re2(): typeof RE2JS {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  engine ??= lazyRequire<{ RE2JS: typeof RE2JS }>('re2js', () => require('re2js')).RE2JS;
+  engine ??= lazyRequire<{ RE2JS: typeof RE2JS }>('re2js').RE2JS;
   return engine;
 }
 

@@ -9,7 +9,6 @@ import { lazyRequire } from '../lazy-require.js';
  * caches the module. Throws js-yaml's `YAMLException` on malformed input.
  */
 export function parseYaml(text: string): unknown {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const yaml = lazyRequire<typeof JsYaml>('js-yaml', () => require('js-yaml'));
+  const yaml = lazyRequire<typeof JsYaml>('js-yaml');
   return yaml.load(text);
 }

@@ -64,8 +64,7 @@ const TomlPolicyFile = z.looseObject({
  * (its CommonJS build) keeps {@link parsePolicyToml} synchronous; Node caches the module.
  */
 function loadToml(): typeof Toml {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return lazyRequire<typeof Toml>('smol-toml', () => require('smol-toml'));
+  return lazyRequire<typeof Toml>('smol-toml');
 }
 
 function tierLabel(tier: PolicyTier): string {

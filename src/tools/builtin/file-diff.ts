@@ -5,8 +5,7 @@ import type { StructuredPatch } from 'diff';
 /** The `diff` package, loaded on the first file change described rather than when the SDK is imported (goal P2). */
 let diffModule: typeof Diff | undefined;
 function diff(): typeof Diff {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  diffModule ??= lazyRequire<typeof Diff>('diff', () => require('diff'));
+  diffModule ??= lazyRequire<typeof Diff>('diff');
   return diffModule;
 }
 import type { DiffStat, FileDiff } from '../../events.js';

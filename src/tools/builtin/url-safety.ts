@@ -5,8 +5,7 @@ import { lazyRequire } from '../../lazy-require.js';
 /** `ipaddr.js`, loaded on the first address checked (web_fetch) rather than when the SDK is imported (goal P2). */
 let ipaddrModule: typeof IpAddr | undefined;
 function ipaddr(): typeof IpAddr {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  ipaddrModule ??= lazyRequire<typeof IpAddr>('ipaddr.js', () => require('ipaddr.js'));
+  ipaddrModule ??= lazyRequire<typeof IpAddr>('ipaddr.js');
   return ipaddrModule;
 }
 

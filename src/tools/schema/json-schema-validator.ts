@@ -24,13 +24,11 @@ const exported = <T>(mod: T & { default?: T }): T => mod.default ?? mod;
 
 /** Ajv's modules, loaded on first use (evaluating Ajv costs tens of milliseconds an import should not pay). */
 function loadAjv(): AjvModules {
-  /* eslint-disable @typescript-eslint/no-require-imports */
   return {
-    Ajv: exported(lazyRequire<AjvConstructor>('ajv', () => require('ajv'))),
-    Ajv2020: exported(lazyRequire<AjvConstructor>('ajv/dist/2020', () => require('ajv/dist/2020'))),
-    addFormats: exported(lazyRequire<FormatsPlugin>('ajv-formats', () => require('ajv-formats'))),
+    Ajv: exported(lazyRequire<AjvConstructor>('ajv')),
+    Ajv2020: exported(lazyRequire<AjvConstructor>('ajv/dist/2020', 'ajv')),
+    addFormats: exported(lazyRequire<FormatsPlugin>('ajv-formats', 'ajv')),
   };
-  /* eslint-enable @typescript-eslint/no-require-imports */
 }
 
 let ajvModules: AjvModules | undefined;
