@@ -13,7 +13,15 @@
  * keeps its path, so `dist/` works the same bundled or as plain tsc output (the tests may rebuild it with tsc).
  * Silent: `npm pack --json` reads stdout.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import process from 'node:process';
@@ -108,12 +116,14 @@ if (missing.size > 0) {
   process.exit(1);
 }
 
-// The vendored libraries: one CommonJS file per group, exporting each of its module ids (src/lazy-require.ts).
+// The vendored libraries: one CommonJS file per group exporting each of its module ids, and `modules.json`
+// saying which file has which id (read by src/lazy-require.ts).
 /** @type {Record<string, string[]>} */
 const groups = JSON.parse(readFileSync('scripts/inlined-dependencies.json', 'utf8'));
 rmSync(join(root, '_vendor'), { recursive: true, force: true });
 rmSync(join(root, 'licenses'), { recursive: true, force: true });
 const bundledPackages = new Set();
+const modules = {};
 for (const [group, ids] of Object.entries(groups)) {
   for (const id of ids)
     if (installed.has(packageOf(id))) {
@@ -136,11 +146,14 @@ for (const [group, ids] of Object.entries(groups)) {
     metafile: true,
     logLevel: 'warning',
   });
+  for (const id of ids) modules[id] = `${group}.cjs`;
   for (const input of Object.keys(vendored.metafile.inputs)) {
     const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
     if (match !== null) bundledPackages.add(match[1]);
   }
 }
+
+writeFileSync(join(root, '_vendor', 'modules.json'), `${JSON.stringify(modules, null, 2)}\n`);
 
 // Their licences (and those of what they brought with them) travel with the code.
 for (const name of bundledPackages) {

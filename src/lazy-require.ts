@@ -1,28 +1,53 @@
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ownPackageRoot } from './package-json.js';
 
 const load = createRequire(import.meta.url);
 
+/** The vendored files of the published package: each module id → the file under `dir` that exports it. */
+interface Vendored {
+  readonly dir: string;
+  readonly files: Readonly<Record<string, string>>;
+}
+let vendored: Vendored | null | undefined;
+
+/** `dist/_vendor/modules.json`, written by scripts/bundle-dist.mjs; null where there is none (the sources). */
+function vendoredModules(): Vendored | null {
+  if (vendored !== undefined) return vendored;
+  const root = ownPackageRoot();
+  vendored = null;
+  if (root !== null) {
+    const dir = join(root, 'dist', '_vendor');
+    try {
+      vendored = {
+        dir,
+        files: JSON.parse(readFileSync(join(dir, 'modules.json'), 'utf8')) as Record<
+          string,
+          string
+        >,
+      };
+    } catch {
+      // not a build with vendored libraries: the installed packages are loaded
+    }
+  }
+  return vendored;
+}
+
 /**
  * Loads library `id` when it is first needed rather than when the SDK is imported (goal P2), synchronously.
  *
  * The libraries in scripts/inlined-dependencies.json are not installed with the published package: `npm run build`
- * bundles each group of them into `dist/_vendor/<group>.cjs` (Ajv and `ajv-formats` share one file, so they share
- * Ajv's classes), which exports each id, and this loads `id` from its group's file — the exact version we tested,
- * whatever the app has installed (decision D31). Where that file does not exist (the sources, plain tsc output)
- * the installed package is loaded. Node caches both, so repeated calls are cheap.
+ * bundles each group of them into one file under `dist/_vendor/` (Ajv and `ajv-formats` share one, so they share
+ * Ajv's classes) and lists which file exports which id in `dist/_vendor/modules.json`; this loads `id` from there —
+ * the exact version we tested, whatever the app has installed (decision D31). Without that list (the sources,
+ * plain tsc output) the installed package is loaded. Node caches both, so repeated calls are cheap.
  *
  * @param id the module, as it would be passed to `require()` (`ajv/dist/2020`)
- * @param group its vendored file, named after its package by default
  */
-export function lazyRequire<T>(id: string, group: string = id): T {
-  const root = ownPackageRoot();
-  const vendored = root === null ? null : join(root, 'dist', '_vendor', `${group}.cjs`);
-  if (vendored !== null && existsSync(vendored)) {
-    const exports = load(vendored) as Record<string, T>;
-    if (id in exports) return exports[id] as T;
-  }
-  return load(id) as T;
+export function lazyRequire<T>(id: string): T {
+  const modules = vendoredModules();
+  const file = modules?.files[id];
+  if (modules === null || file === undefined) return load(id) as T;
+  return (load(join(modules.dir, file)) as Record<string, unknown>)[id] as T;
 }

@@ -34,7 +34,12 @@ const INLINED = [
       ) as Record<string, string[]>,
     )
       .flat()
-      .map((id) => id.split('/')[0]!),
+      .map((id) =>
+        id
+          .split('/')
+          .slice(0, id.startsWith('@') ? 2 : 1)
+          .join('/'),
+      ),
   ),
 ];
 

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type * as Diff from 'diff';
 import type { StructuredPatch } from 'diff';
+import { lazyRequire } from '../../lazy-require.js';
 
 /** The `diff` package, loaded on the first file change described rather than when the SDK is imported (goal P2). */
 let diffModule: typeof Diff | undefined;
@@ -9,7 +10,6 @@ function diff(): typeof Diff {
   return diffModule;
 }
 import type { DiffStat, FileDiff } from '../../events.js';
-import { lazyRequire } from '../../lazy-require.js';
 
 /** gemini-cli's `DEFAULT_DIFF_OPTIONS`: 3 lines of context, whitespace significant. */
 const DIFF_OPTIONS = { context: 3, ignoreWhitespace: false } as const;

@@ -26,8 +26,8 @@ const exported = <T>(mod: T & { default?: T }): T => mod.default ?? mod;
 function loadAjv(): AjvModules {
   return {
     Ajv: exported(lazyRequire<AjvConstructor>('ajv')),
-    Ajv2020: exported(lazyRequire<AjvConstructor>('ajv/dist/2020', 'ajv')),
-    addFormats: exported(lazyRequire<FormatsPlugin>('ajv-formats', 'ajv')),
+    Ajv2020: exported(lazyRequire<AjvConstructor>('ajv/dist/2020')),
+    addFormats: exported(lazyRequire<FormatsPlugin>('ajv-formats')),
   };
 }
 
