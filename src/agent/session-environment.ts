@@ -56,7 +56,7 @@ export interface LoopRunParts {
   /** The session's policy: it decides which tools the model is offered, and its decisions are stored with the calls. */
   policy: Pick<SessionPolicy, 'offered' | 'takeDecisions'>;
   /** Stores the session's new "always allow" grants with the session, before each commit. */
-  turns: Pick<SessionTurns, 'saveGrants'>;
+  turns: Pick<SessionTurns, 'saveGrants' | 'saveBudget'>;
 }
 
 /** A tool_results entry with the policy's decisions on its calls (stored as `toolCalls[].sdkApproval`). */
@@ -85,6 +85,9 @@ export function loopEnvironment(parts: LoopRunParts): LoopEnvironment {
     commit: async (entry) => {
       state.history.push(entry.content);
       await parts.turns.saveGrants(state.log);
+      // The spending of the model calls before this message is stored first, so a process killed later in the
+      // turn cannot forget money it spent (a resume would otherwise count from the last turn's end).
+      await parts.turns.saveBudget(state.log);
       await state.log.append(
         entry.kind === 'tool_results' ? withDecisions(entry, parts.policy) : entry,
       );

@@ -9,13 +9,18 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** `import … from` this in a child script to use the SDK's public API from the sources. */
 export const SDK_ENTRY = pathToFileURL(join(ROOT, 'src', 'index.ts')).href;
 
-/** A child node process running a TypeScript script through tsx. */
+/** `import … from` this in a `.mjs` child script to use the built package (`dist/`, see `ensureBuilt`). */
+export const DIST_ENTRY = pathToFileURL(join(ROOT, 'dist', 'index.js')).href;
+
+/** A child node process running a TypeScript script through tsx, or a built `.mjs` script. */
 export interface ChildScript {
   child: ChildProcess;
   /** Resolves once the child printed this exact line on stdout. */
   waitFor(line: string): Promise<void>;
   /** Lines the child printed so far. */
   lines(): string[];
+  /** What the child wrote on stderr so far. */
+  stderr(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -31,11 +36,37 @@ export async function runChild(
 ): Promise<ChildScript> {
   const file = join(dir, `${name}.mts`);
   await writeFile(file, source);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    cwd: ROOT,
-    env: process.env,
-  });
+  return watchChild(
+    spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: process.env,
+    }),
+  );
+}
+
+/**
+ * Writes `source` to `<dir>/<name>.mjs` and runs it with plain `node` (no tsx), so it exercises the built
+ * package through {@link DIST_ENTRY}; `env` is added to the inherited environment.
+ */
+export async function runBuiltChild(
+  dir: string,
+  name: string,
+  source: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ChildScript> {
+  const file = join(dir, `${name}.mjs`);
+  await writeFile(file, source);
+  return watchChild(
+    spawn(process.execPath, [file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
+      env: { ...process.env, ...env },
+    }),
+  );
+}
+
+function watchChild(child: ChildProcess): ChildScript {
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -60,7 +91,7 @@ export async function runChild(
         }
       });
     });
-  return { child, waitFor, lines, exited };
+  return { child, waitFor, lines, stderr: () => err, exited };
 }
 
 /** One replay line (gemini-cli's `fakeResponses` format) answering with these parts. */
