@@ -50,7 +50,10 @@ async function ask(session: GeminiCliSession, prompt: string): Promise<void> {
     if (event.type === 'tool_call_request') {
       console.log(`tool    › ${event.value.name} ${JSON.stringify(event.value.args)}`);
     } else if (event.type === 'tool_call_response') {
-      const shown = event.value.error?.message ?? event.value.resultDisplay ?? '';
+      const display = event.value.resultDisplay;
+      const shown =
+        event.value.error?.message ??
+        (typeof display === 'object' ? JSON.stringify(display.todos) : (display ?? ''));
       console.log(`result  › ${oneLine(shown)}`);
     } else if (event.type === 'content') {
       answer += event.value;

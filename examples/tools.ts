@@ -36,9 +36,13 @@ for await (const chunk of session.sendStream('what is 23 + 79?')) {
     case 'tool_call_request':
       console.log(`[model calls] ${chunk.value.name}(${JSON.stringify(chunk.value.args)})`);
       break;
-    case 'tool_call_response':
-      console.log(`[tool result] ${(chunk.value.resultDisplay ?? '').replace(/\s+/g, ' ')}`);
+    case 'tool_call_response': {
+      // resultDisplay is text, or a todo list object for write_todos.
+      const shown = chunk.value.resultDisplay ?? '';
+      const text = typeof shown === 'string' ? shown : JSON.stringify(shown);
+      console.log(`[tool result] ${text.replace(/\s+/g, ' ')}`);
       break;
+    }
     case 'content':
       process.stdout.write(chunk.value);
       break;

@@ -69,8 +69,8 @@ export interface ToolCallResponseInfo {
   name: string;
   /** The parts sent to the model for this call (one `functionResponse`, possibly followed by media parts). */
   responseParts: Part[];
-  /** Human-readable result (for UIs and the CLI's `tool_result`). */
-  resultDisplay?: string;
+  /** What a human sees (UIs, the CLI's `tool_result`): text, or `write_todos`' {@link TodoList} (`{ todos }`). */
+  resultDisplay?: string | TodoList;
   /**
    * Present when the call failed, was denied or was cancelled: the message sent to the model as
    * `response.error`, and its type. A plain object (not gemini-cli's `Error` instance), so the response stores
@@ -108,6 +108,18 @@ export interface DiffStat {
   user_removed_lines: number;
   user_added_chars: number;
   user_removed_chars: number;
+}
+
+/** A todo item's state (gemini-cli's `TodoStatus`; the list in its order is `TODO_STATUSES`). */
+export type TodoStatus = 'pending' | 'in_progress' | 'completed' | 'cancelled' | 'blocked';
+/** One item of the model's todo list (gemini-cli's `Todo`). */
+export interface Todo {
+  description: string;
+  status: TodoStatus;
+}
+/** `write_todos`' display (gemini-cli's `TodoList`, the list as set): the record's `resultDisplay`, the ACP plan. */
+export interface TodoList {
+  todos: Todo[];
 }
 
 /** A file change as gemini-cli reports it (its `FileDiff`, stored as `resultDisplay` in its session files). */

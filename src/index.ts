@@ -98,6 +98,7 @@ export type {
   ToolCallInfo,
   ToolValidation,
 } from './core/agent-tool.js';
+export { TODO_STATUSES } from './core/agent-tool.js';
 
 export type { TokenUsage, ContextWindowUsage } from './core/usage.js';
 export type { ContextOptions } from './agent/context-options.js';
@@ -107,6 +108,7 @@ export type { SessionBudget } from './agent/session-budget.js';
 export type { ApprovalOutcome } from './loop/loop-types.js';
 
 export { GeminiEventType, CompressionStatus } from './events.js';
+export type { Todo, TodoList, TodoStatus } from './events.js';
 export type {
   CompressionStatusValue,
   GeminiEventTypeName,

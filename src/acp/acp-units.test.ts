@@ -133,21 +133,25 @@ describe('edits and plans', () => {
     expect(proposedText('write_file', { content: 'all' }, snapshot)).toBe('all');
   });
 
-  it("maps write_todos statuses onto ACP's three", () => {
+  it("maps write_todos statuses onto ACP's three, in the list's order", () => {
     expect(
       planEntries({
         todos: [
           { description: 'a', status: 'cancelled' },
           { description: 'b', status: 'blocked' },
-          { description: '', status: 'pending' },
-          'junk',
+          { description: 'c', status: 'in_progress' },
+          { description: 'd', status: 'pending' },
+          { description: 'e', status: 'completed' },
         ],
       }),
     ).toEqual([
       { content: 'a (cancelled)', priority: 'medium', status: 'completed' },
       { content: 'b (blocked)', priority: 'medium', status: 'pending' },
+      { content: 'c', priority: 'medium', status: 'in_progress' },
+      { content: 'd', priority: 'medium', status: 'pending' },
+      { content: 'e', priority: 'medium', status: 'completed' },
     ]);
-    expect(planEntries({ todos: 'nope' })).toBeUndefined();
+    expect(planEntries({ todos: [] })).toEqual([]);
   });
 });
 

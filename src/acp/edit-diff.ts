@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { PlanEntry, ToolCallContent } from '@agentclientprotocol/sdk';
 import { calculateReplacement } from '../tools/builtin/replacement.js';
 import type { SandboxFilesystem } from '../core/workspace-types.js';
+import type { TodoList } from '../events.js';
 
 /** The tools whose calls are shown as a diff of the file they edit. */
 const EDIT_TOOLS = new Set(['write_file', 'replace']);
@@ -62,37 +63,27 @@ export function diffContent(snapshot: EditSnapshot, newText: string): ToolCallCo
   };
 }
 
-/** gemini-cli's `write_todos` statuses mapped onto ACP plan statuses. */
-export function planEntries(args: Record<string, unknown>): PlanEntry[] | undefined {
-  const todos = args['todos'];
-  if (!Array.isArray(todos)) return undefined;
-  const entries: PlanEntry[] = [];
-  for (const todo of todos as unknown[]) {
-    if (typeof todo !== 'object' || todo === null) continue;
-    const { description, status } = todo as { description?: unknown; status?: unknown };
-    if (typeof description !== 'string' || description.trim() === '') continue;
-    switch (status) {
+/**
+ * The entries of an ACP `plan` update for a `write_todos` display (gemini-cli's `TodoList`, the call's
+ * `resultDisplay`), in the list's order. ACP has three statuses: `cancelled` becomes completed and `blocked` pending,
+ * each noted in the text.
+ */
+export function planEntries(display: TodoList): PlanEntry[] {
+  return display.todos.map((todo): PlanEntry => {
+    switch (todo.status) {
       case 'in_progress':
       case 'completed':
-        entries.push({ content: description, priority: 'medium', status });
-        break;
+        return { content: todo.description, priority: 'medium', status: todo.status };
       case 'cancelled':
-        entries.push({
-          content: `${description} (cancelled)`,
+        return {
+          content: `${todo.description} (cancelled)`,
           priority: 'medium',
           status: 'completed',
-        });
-        break;
+        };
       case 'blocked':
-        entries.push({
-          content: `${description} (blocked)`,
-          priority: 'medium',
-          status: 'pending',
-        });
-        break;
-      default:
-        entries.push({ content: description, priority: 'medium', status: 'pending' });
+        return { content: `${todo.description} (blocked)`, priority: 'medium', status: 'pending' };
+      case 'pending':
+        return { content: todo.description, priority: 'medium', status: 'pending' };
     }
-  }
-  return entries;
+  });
 }

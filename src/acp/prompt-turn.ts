@@ -291,7 +291,8 @@ export class PromptTurn {
       const after = await this.host.fs.readFile(call.edit.path).catch(() => null);
       if (after !== null) content.push(diffContent(call.edit, after));
     }
-    const text = failed ? response.error?.message : response.resultDisplay;
+    const display = response.resultDisplay; // text, or write_todos' TodoList: no content (as gemini), a plan
+    const text = failed || typeof display !== 'string' ? response.error?.message : display;
     if (content.length === 0 && text)
       content.push({ type: 'content', content: { type: 'text', text } });
     const rawOutput = {
@@ -321,9 +322,8 @@ export class PromptTurn {
         ...meta,
       });
     }
-    if (!failed && call.name === 'write_todos') {
-      const entries = planEntries(call.args);
-      if (entries) await this.host.send({ sessionUpdate: 'plan', entries });
+    if (!failed && typeof display === 'object') {
+      await this.host.send({ sessionUpdate: 'plan', entries: planEntries(display) });
     }
   }
 

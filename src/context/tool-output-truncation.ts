@@ -138,10 +138,12 @@ export async function truncateToolResult(
       }
     }
   }
+  // A structured display (write_todos' TodoList) is not text to cut: it stays as the tool gave it.
+  const shown = result.returnDisplay;
   const display =
-    result.returnDisplay === undefined || result.returnDisplay.length > target.threshold
-      ? formatTruncatedToolOutput(result.returnDisplay ?? text, outputFile, target.threshold)
-      : result.returnDisplay;
+    shown === undefined || (typeof shown === 'string' && shown.length > target.threshold)
+      ? formatTruncatedToolOutput(shown ?? text, outputFile, target.threshold)
+      : shown;
   return {
     result: { ...result, llmContent, returnDisplay: display },
     outputFile,

@@ -1,5 +1,11 @@
 import type { Part } from '@google/genai';
-import type { ApprovalRequest, FileDiff, ServerGeminiStreamEvent } from '../events.js';
+import type {
+  ApprovalRequest,
+  FileDiff,
+  ServerGeminiStreamEvent,
+  TodoList,
+  TodoStatus,
+} from '../events.js';
 import type { SessionContext } from './session-context.js';
 
 /** What a tool does, as gemini-cli classifies it. Policies use this (read-only tools run, edits ask, …). */
@@ -9,12 +15,24 @@ export type ToolKind =
 /** The kinds that never change anything: allowed by default, and the only ones in plan mode. */
 export const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'search', 'think', 'fetch']);
 
+/** gemini-cli's todo states in its order: what `write_todos` accepts and a {@link TodoList} display holds. */
+export const TODO_STATUSES = [
+  'pending',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'blocked',
+] as const satisfies readonly TodoStatus[];
+
 /** What a tool hands back to the loop. */
 export interface ToolResult {
   /** What the model sees: a string becomes `{ output }`; parts are joined / attached as gemini-cli does. */
   llmContent: string | Part[];
-  /** What a human sees (CLI `tool_result`, UIs). Defaults to the string `llmContent`. */
-  returnDisplay?: string;
+  /**
+   * What a human sees (CLI `tool_result`, UIs): text, or gemini-cli's {@link TodoList} for a todo list
+   * (`write_todos`). Defaults to the string `llmContent`.
+   */
+  returnDisplay?: string | TodoList;
   /** Set when the call failed; the model then gets `{ error: message }` and never sees `llmContent`. */
   error?: { message: string; type?: string };
   /** For a call that changed a file: the change (counted in the CLI's `-o json` `stats.files`, stored in sessions). */

@@ -255,6 +255,11 @@ describe('ACP server: tool calls and permissions', () => {
         { content: 'Fix', priority: 'medium', status: 'in_progress' },
       ],
     });
+    // The display is the TodoList, not text: as gemini, the finished call carries no text content; the plan shows it.
+    const finished = h.client
+      .of(sessionId)
+      .find((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed');
+    expect(finished).toMatchObject({ content: [], rawOutput: {} });
   });
 
   it('replays a stored conversation on session/load: user, thoughts, text and finished tool calls', async () => {

@@ -555,6 +555,31 @@ SCENARIOS.push(
     ],
   },
   {
+    name: 'write-todos',
+    about:
+      'write_todos under --yolo (headless gemini offers it only then), -o stream-json: its {todos} display in the session record.',
+    files: { ...API_KEY_AUTH, ...TRUST_PROJ },
+    args: ['-m', 'gemini-2.5-pro', '-p', 'plan it', '--yolo', '-o', 'stream-json'],
+    turns: [
+      {
+        text: 'Planning.',
+        calls: [
+          {
+            name: 'write_todos',
+            args: {
+              todos: [
+                { description: 'Read the code', status: 'completed' },
+                { description: 'Write the fix', status: 'in_progress' },
+                { description: 'Run the tests', status: 'pending' },
+              ],
+            },
+          },
+        ],
+      },
+      { text: 'Planned.' },
+    ],
+  },
+  {
     name: 'session-resume-missing',
     about:
       '-r with no session stored, then (one session stored) an unknown id and an index out of range.',

@@ -21,7 +21,7 @@ import {
   scenarioEnv,
   type RunOutput,
 } from './reference.js';
-import { recorded } from './run-ours.js';
+import { recorded, runOurs } from './run-ours.js';
 
 const GEMINI = process.env['GEMINI_BIN'] ?? '/work/ref/gemini/node_modules/.bin/gemini';
 
@@ -158,4 +158,43 @@ describe('session records, as gemini 0.61 writes them', () => {
     },
     180_000,
   );
+});
+
+describe('write_todos, as gemini 0.61 records and prints it', () => {
+  /** The finished call records (a model message's `toolCalls`) of a session, the last upsert of each call. */
+  const callRecords = (lines: unknown[]): Json[] => {
+    const byId = new Map<string, Json>();
+    for (const m of messageLines(lines))
+      for (const call of (m['toolCalls'] as Json[] | undefined) ?? [])
+        byId.set(call['id'] as string, call);
+    return [...byId.values()];
+  };
+  /** stream-json lines with the values that differ between runs dropped. */
+  const streamLines = (stdout: string): Json[] =>
+    stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Json)
+      .filter((e) => e['type'] === 'tool_use' || e['type'] === 'tool_result')
+      .map((e) => comparable(e) as Json);
+
+  it('the call record stores the {todos} display; the tool_result has no output text', async () => {
+    const reference = recorded('write-todos');
+    const ours = await runOurs(reference.scenario);
+    expect(ours.exitCode).toBe(0);
+    const [want] = Object.values(reference.sessions);
+    const [got] = Object.values(ours.sessions);
+    const wantCalls = callRecords(want ?? []);
+    expect(wantCalls).toHaveLength(1);
+    expect(wantCalls[0]?.['resultDisplay']).toEqual({
+      todos: [
+        { description: 'Read the code', status: 'completed' },
+        { description: 'Write the fix', status: 'in_progress' },
+        { description: 'Run the tests', status: 'pending' },
+      ],
+    });
+    expect(callRecords(got ?? []).map(comparable)).toEqual(wantCalls.map(comparable));
+    expect(streamLines(ours.stdout)).toEqual(streamLines(reference.stdout));
+    expect(streamLines(reference.stdout)[1]).not.toHaveProperty('output');
+  });
 });

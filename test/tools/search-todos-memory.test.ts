@@ -178,7 +178,7 @@ describe('write_todos', () => {
     expect(declared(server.requests[0])).not.toContain('write_todos');
     await server.close();
     const asked: string[] = [];
-    await run([call('write_todos', { todos }), turn([{ text: 'ok' }])], {
+    const events = await run([call('write_todos', { todos }), turn([{ text: 'ok' }])], {
       onApproval: (request) => {
         asked.push(request.toolName);
         return 'deny';
@@ -191,11 +191,19 @@ describe('write_todos', () => {
         'Successfully updated the todo list. The current list is now:\n' +
         '1. [completed] Read the code\n2. [in_progress] Fix the bug\n3. [pending] Ship it',
     });
+    // The display is gemini-cli's TodoList object (what its UI renders and its session record stores), not text.
+    const response = events.find((e) => e.type === 'tool_call_response');
+    expect(response?.value).toMatchObject({
+      name: 'write_todos',
+      resultDisplay: { todos },
+      description: 'Set 3 todo(s)',
+      displayName: 'WriteTodos',
+    });
   });
 
   it("refuses two in_progress items and unknown statuses with gemini's messages; [] clears", async () => {
     const yolo = { policy: { mode: 'yolo' as const } };
-    await run(
+    const events = await run(
       [
         call('write_todos', {
           todos: [
@@ -219,6 +227,15 @@ describe('write_todos', () => {
     expect(toolResponse(server.requests[3]).response).toEqual({
       output: 'Successfully cleared the todo list.',
     });
+    // Refused calls display their error text; the cleared list displays an empty TodoList.
+    const displays = events.flatMap((e) =>
+      e.type === 'tool_call_response' ? [e.value.resultDisplay] : [],
+    );
+    expect(displays).toEqual([
+      'Invalid parameters: Only one task can be "in_progress" at a time.',
+      'Each todo must have a valid status (pending, in_progress, completed, cancelled, blocked)',
+      { todos: [] },
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FunctionCall, Part } from '@google/genai';
 import { z } from 'zod';
 import type { ApprovalRequest, ToolCallRequestInfo, ToolCallResponseInfo } from '../../events.js';
+import { TODO_STATUSES } from '../../core/agent-tool.js';
 import type { PausedTurn } from '../../loop/loop-types.js';
 import { createPendingApproval, PendingApproval } from './pending-approvals.js';
 import { interruptedToolMessage } from '../../sessions/history-from-records.js';
@@ -19,7 +20,15 @@ export const StoredToolResponse = z.object({
   callId: z.string(),
   name: z.string(),
   responseParts: z.array(PartObject),
-  resultDisplay: z.string().optional(),
+  // Text, or gemini-cli's TodoList of a write_todos call.
+  resultDisplay: z
+    .union([
+      z.string(),
+      z.object({
+        todos: z.array(z.object({ description: z.string(), status: z.enum(TODO_STATUSES) })),
+      }),
+    ])
+    .optional(),
   error: z.object({ message: z.string(), type: z.string().optional() }).optional(),
   errorType: z.string().optional(),
   durationMs: z.number().optional(),
