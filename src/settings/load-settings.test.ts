@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,8 +17,9 @@ const write = (path: string, content: string | object): void => {
 };
 const userFile = (): string => join(home, '.gemini', 'settings.json');
 const workspaceFile = (): string => join(cwd, '.gemini', 'settings.json');
+// The temp folders sit under the world-writable temp dir, where gemini-cli's system-file check skips every file.
 const load = (extra: Partial<LoadSettingsOptions> = {}) =>
-  loadSettings({ cwd, home, env, ...extra });
+  loadSettings({ cwd, home, env, checkSystemFiles: false, ...extra });
 
 beforeEach(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'settings-')));
@@ -71,6 +72,45 @@ describe('loadSettings', () => {
     merged = load().merged;
     expect(merged.model?.name).toBe('from-system');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    "skips system files in a folder others can write to, with gemini-cli 0.61's warning",
+    () => {
+      const systemFile = env['GEMINI_CLI_SYSTEM_SETTINGS_PATH'] as string;
+      const defaultsFile = env['GEMINI_CLI_SYSTEM_DEFAULTS_PATH'] as string;
+      write(systemFile, { model: { name: 'from-system' } });
+      write(defaultsFile, { model: { name: 'from-defaults' } });
+      write(userFile(), { model: { name: 'from-user' } });
+      const etc = dirname(systemFile);
+      chmodSync(etc, 0o777);
+      const logged: string[] = [];
+      const loaded = load({
+        checkSystemFiles: true,
+        logger: { debug() {}, info() {}, warn: (m) => logged.push(m), error() {} },
+      });
+      expect(loaded.merged.model?.name).toBe('from-user');
+      expect(loaded.files.map((f) => [f.scope, f.skipped])).toEqual([
+        ['systemDefaults', 'insecure'],
+        ['user', undefined],
+        ['workspace', 'untrusted'],
+        ['system', 'insecure'],
+      ]);
+      const uid = process.getuid?.() ?? -1;
+      const reason =
+        `Parent directory '${etc}' is insecure: ` +
+        (uid === 0
+          ? `Directory '${etc}' is writable by group or others (mode: 40777). To fix this, run: sudo chmod g-w,o-w "${etc}"`
+          : `Directory '${etc}' is not owned by root (uid 0). Current uid: ${uid}. To fix this, run: sudo chown root:root "${etc}"`);
+      const expected = [
+        `Security Warning: Skipping system defaults file '${defaultsFile}': ${reason}`,
+        `Security Warning: Skipping system settings file '${systemFile}': ${reason}`,
+      ];
+      expect(loaded.warnings.map((w) => w.message)).toEqual(expected);
+      expect(logged).toEqual(expected);
+      // Without the check (and in a folder only root controls) the same files apply.
+      expect(load().merged.model?.name).toBe('from-system');
+    },
+  );
 
   it('ignores workspace settings in an untrusted folder, and trusts when folder trust is off', () => {
     write(userFile(), { model: { name: 'user' } });

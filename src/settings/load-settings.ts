@@ -13,6 +13,7 @@ import {
   workspaceSettingsPath,
 } from './settings-paths.js';
 import { DEFAULT_SETTINGS, type Settings } from './settings-schema.js';
+import { insecureSystemFileReason } from './system-file-security.js';
 
 /** The settings sources an agent can load: system (defaults and overrides), user, workspace. */
 export type SettingsSource = 'system' | 'user' | 'workspace';
@@ -29,8 +30,11 @@ export interface LoadedSettingsFile {
   path: string;
   /** Whether the file exists (and was read, unless `skipped`). */
   exists: boolean;
-  /** Why the file was not used: its source is not loaded, the folder is untrusted, or it is the user file. */
-  skipped?: 'source-off' | 'untrusted' | 'home-workspace';
+  /**
+   * Why the file was not used: its source is not loaded, the folder is untrusted, it is the user file, or it is
+   * a system file that others could replace (see {@link LoadSettingsOptions.checkSystemFiles}).
+   */
+  skipped?: 'source-off' | 'untrusted' | 'home-workspace' | 'insecure';
   settings: Settings;
 }
 
@@ -61,8 +65,15 @@ export interface LoadSettingsOptions {
   sources?: readonly SettingsSource[];
   /** Decides folder trust instead of the environment and `trustedFolders.json`. */
   trustWorkspace?: boolean;
-  /** Receives one warning per ignored key or value. */
+  /** Receives one warning per ignored key or value, and per skipped system file. */
   logger?: Logger;
+  /**
+   * Skip a system settings or system defaults file that root does not own, or that group or others may write to
+   * (the file or any folder above it), with gemini-cli's `Security Warning: Skipping system settings file …`
+   * warning, as gemini-cli 0.61 does (default true; not checked on Windows). Turn it off only for system files
+   * kept in folders you control, such as a test's temp folder.
+   */
+  checkSystemFiles?: boolean;
 }
 
 /**
@@ -70,7 +81,8 @@ export interface LoadSettingsOptions {
  * (`~/.gemini/settings.json`), workspace (`<cwd>/.gemini/settings.json`, only in a trusted folder and not when
  * `cwd` is the home folder) and system overrides (`/etc/gemini-cli/settings.json` or
  * `GEMINI_CLI_SYSTEM_SETTINGS_PATH`), merged in that order over the defaults. Folder trust is decided from the
- * other three files (`security.folderTrust.enabled`), so a workspace cannot trust itself. Admin settings
+ * other three files (`security.folderTrust.enabled`), so a workspace cannot trust itself. A system file that
+ * others could replace is skipped with gemini-cli's warning (`checkSystemFiles`). Admin settings
  * (`admin.*`) are never taken from files, as in gemini-cli.
  *
  * @throws SettingsFileError for a file that is not valid JSON (naming file, line and column) or not an object,
@@ -82,9 +94,20 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const cwd = resolve(options.cwd);
   const sources = new Set(options.sources ?? SETTINGS_SOURCES);
   const warnings: SettingsWarning[] = [];
+  const checkSystemFiles = options.checkSystemFiles ?? true;
   const read = (scope: SettingsScope, path: string, source: SettingsSource): LoadedSettingsFile => {
     if (!sources.has(source))
       return { scope, path, exists: false, skipped: 'source-off', settings: {} };
+    const insecure =
+      source === 'system' && checkSystemFiles ? insecureSystemFileReason(path) : undefined;
+    if (insecure !== undefined) {
+      const label = scope === 'system' ? 'system settings' : 'system defaults';
+      warnings.push({
+        file: path,
+        message: `Security Warning: Skipping ${label} file '${path}': ${insecure}`,
+      });
+      return { scope, path, exists: true, skipped: 'insecure', settings: {} };
+    }
     const parsed = readSettingsFile(path, env);
     warnings.push(...parsed.warnings);
     return { scope, path, exists: parsed.exists, settings: withoutAdmin(parsed.settings) };
