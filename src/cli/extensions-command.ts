@@ -74,7 +74,7 @@ export function extensionListEntry(ext: ExtensionInfo): string {
   section(
     'Settings',
     ext.settings.map((s) => {
-      const value = s.value === undefined ? '[not set]' : s.sensitive ? '***' : s.value;
+      const value = !s.value ? '[not set]' : s.sensitive ? '***' : s.value;
       const scope = s.scope
         ? ` (${s.scope === 'workspace' ? 'Workspace' : 'User'}${s.source ? ` - ${s.source}` : ''})`
         : '';
@@ -145,13 +145,15 @@ async function add(io: CliIo, args: readonly string[], link: boolean): Promise<E
   };
   const lines = new LineReader(io.stdin);
   const consent = values['consent'] === true ? () => true : askConsent(io, lines);
+  const onWarning = warn(io);
   try {
     const m = manager(io);
     const ext = link
-      ? await m.link(source, { consent, onSourceResolved })
+      ? await m.link(source, { consent, onSourceResolved, onWarning })
       : await m.install(source, {
           consent,
           onSourceResolved,
+          onWarning,
           ...(typeof values['ref'] === 'string' ? { ref: values['ref'] } : {}),
           ...(values['auto-update'] === true ? { autoUpdate: true } : {}),
           ...(values['pre-release'] === true ? { allowPreRelease: true } : {}),
@@ -209,6 +211,11 @@ async function uninstall(io: CliIo, args: readonly string[]): Promise<ExitCode> 
   return code;
 }
 
+/** Prints a warning the manager reports on stderr, as gemini's CLI prints its warning feedback (no prefix). */
+function warn(io: CliIo): (message: string) => void {
+  return (message) => io.stderr(`${message}\n`);
+}
+
 async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
   const { values, positionals } = parse(args, {
     all: { type: 'boolean' },
@@ -231,7 +238,7 @@ async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
   try {
     const m = manager(io);
     if (name === undefined) {
-      const result = await m.updateAll({ consent });
+      const result = await m.updateAll({ consent, onWarning: warn(io) });
       for (const { name: failed, error } of result.failed) {
         io.stderr(`Failed to update "${failed}": ${error.message}\n`);
       }
@@ -257,7 +264,7 @@ async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
       io.stdout(`Extension "${name}" is already up to date.\n`);
       return ExitCode.Success;
     }
-    const info = await m.update(name, { consent });
+    const info = await m.update(name, { consent, onWarning: warn(io) });
     io.stdout(
       info.originalVersion === info.updatedVersion
         ? `Extension "${name}" is already up to date.\n`

@@ -13,9 +13,8 @@ import {
   manifestContextFiles,
   readExtensionManifest,
   readInstallMetadata,
-  type ExtensionManifest,
-  type ExtensionSetting,
 } from './extension-manifest.js';
+import { resolveSettings, settingsOf, userSettingsFile } from './extension-settings.js';
 import {
   baseVariables,
   hydrateString,
@@ -52,17 +51,6 @@ function readEnvFile(path: string): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-function settingsOf(manifest: ExtensionManifest): ExtensionSetting[] {
-  if (!Array.isArray(manifest.settings)) return [];
-  return manifest.settings.filter(
-    (s): s is ExtensionSetting =>
-      typeof s === 'object' &&
-      s !== null &&
-      typeof s.envVar === 'string' &&
-      typeof s.name === 'string',
-  );
 }
 
 function errorText(error: unknown): string {
@@ -188,44 +176,32 @@ export function loadExtensionDir(dir: string, context: ExtensionLoadContext): Re
   const path = installMetadata?.type === 'link' ? resolve(installMetadata.source) : installDir;
   const warnings: string[] = [];
   let manifest = readExtensionManifest(path, context.workspaceDir);
-  const settings = settingsOf(manifest);
+  const settings = settingsOf(manifest.settings);
   let userEnv: Record<string, string> = {};
   let workspaceEnv: Record<string, string> = {};
+  const ownFile = join(installDir, EXTENSION_ENV_FILE);
+  const installedFile = userSettingsFile(context.extensionsDir, manifest.name);
+  const workspaceFile = join(context.workspaceDir, EXTENSION_ENV_FILE);
   if (context.settingsEnabled !== false) {
-    userEnv = {
-      ...readEnvFile(join(installDir, EXTENSION_ENV_FILE)),
-      ...readEnvFile(join(context.extensionsDir, manifest.name, EXTENSION_ENV_FILE)),
-    };
-    if (context.trusted) workspaceEnv = readEnvFile(join(context.workspaceDir, EXTENSION_ENV_FILE));
+    userEnv = { ...readEnvFile(ownFile), ...readEnvFile(installedFile) };
+    if (context.trusted) workspaceEnv = readEnvFile(workspaceFile);
   }
   const customEnv = { ...userEnv, ...workspaceEnv };
-  manifest = expandEnvVars(manifest, { ...(context.env ?? process.env), ...customEnv });
-  const resolvedSettings: ResolvedExtensionSetting[] =
+  const env = context.env ?? process.env;
+  manifest = expandEnvVars(manifest, { ...env, ...customEnv });
+  const found =
     context.settingsEnabled === false
-      ? []
-      : settings.map((s) => {
-          const scope =
-            workspaceEnv[s.envVar] !== undefined
-              ? 'workspace'
-              : userEnv[s.envVar] !== undefined
-                ? 'user'
-                : undefined;
-          return {
-            name: s.name,
-            envVar: s.envVar,
-            value: customEnv[s.envVar],
-            sensitive: s.sensitive === true,
-            scope,
-            source:
-              scope === 'workspace'
-                ? join(context.workspaceDir, EXTENSION_ENV_FILE)
-                : scope === 'user'
-                  ? join(context.extensionsDir, manifest.name, EXTENSION_ENV_FILE)
-                  : undefined,
-          };
+      ? { resolved: [], values: {}, warnings: [] }
+      : resolveSettings(manifest.name, settings, {
+          user: userEnv,
+          workspace: workspaceEnv,
+          userFile: existsSync(installedFile) ? installedFile : ownFile,
+          workspaceFile,
+          env,
         });
-  const settingsEnv: Record<string, string> = {};
-  for (const s of resolvedSettings) if (s.value !== undefined) settingsEnv[s.envVar] = s.value;
+  const resolvedSettings: ResolvedExtensionSetting[] = found.resolved;
+  const settingsEnv = found.values;
+  warnings.push(...found.warnings);
   const mcpServers: Record<string, McpServerConfig> = {};
   if (
     context.mcpEnabled !== false &&
@@ -243,7 +219,11 @@ export function loadExtensionDir(dir: string, context: ExtensionLoadContext): Re
     }
   }
   const contextFiles = manifestContextFiles(manifest, path, (m) => warnings.push(m));
-  const variables: VariableContext = { ...baseVariables(path, context.workspaceDir), ...customEnv };
+  const variables: VariableContext = {
+    ...baseVariables(path, context.workspaceDir),
+    ...customEnv,
+    ...settingsEnv,
+  };
   const commandHooks = readHooks(path, variables, context, settingsEnv, warnings);
   const skillsDir = join(path, 'skills');
   const skills: ExtensionSkills | undefined = existsSync(skillsDir)

@@ -20,6 +20,7 @@ import {
   type InstallMetadata,
 } from './extension-manifest.js';
 import { extensionInfo, type ExtensionInfo } from './extension-info.js';
+import { missingSettingsWarning, userSettingsFile } from './extension-settings.js';
 import { resolveExtensions } from './extension-set.js';
 import {
   checkForExtensionUpdate,
@@ -55,6 +56,8 @@ export interface InstallOptions {
   allowPreRelease?: boolean;
   /** Called once the source is found (before it is fetched and checked), with its resolved location. */
   onSourceResolved?: (source: string) => void;
+  /** Told gemini-cli's warning when the installed extension has settings without a value. */
+  onWarning?: (message: string) => void;
 }
 
 /** What {@link ExtensionManager.updateAll} did: the extensions updated, and those whose update failed. */
@@ -145,7 +148,7 @@ export class ExtensionManager {
   /** Links a local folder: only the metadata is written, so edits to the folder are live. */
   link(
     path: string,
-    options: Pick<InstallOptions, 'consent' | 'onSourceResolved'> = {},
+    options: Pick<InstallOptions, 'consent' | 'onSourceResolved' | 'onWarning'> = {},
   ): Promise<ExtensionInfo> {
     return this.add(path, options, true);
   }
@@ -219,6 +222,12 @@ export class ExtensionManager {
       const installed = this.loadInstalled().extensions.find((e) => e.name === manifest.name);
       if (!installed)
         throw new ExtensionError(`Extension "${manifest.name}" was installed but does not load.`);
+      const warning = missingSettingsWarning(
+        installed.name,
+        installed.resolvedSettings,
+        userSettingsFile(this.extensionsDir, installed.name),
+      );
+      if (warning) options.onWarning?.(warning);
       return await extensionInfo(this.enablement, this.home, this.options.cwd, installed);
     } finally {
       if (temp) await rm(temp, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import {
   type InstallMetadata,
 } from './extension-manifest.js';
 import type { ResolvedExtension } from './resolved-extension.js';
+import { missingSettingsWarning, userSettingsFile } from './extension-settings.js';
 
 /** gemini-cli's update states (`ExtensionUpdateState`), with its texts as values. */
 export type ExtensionUpdateState = 'update available' | 'up to date' | 'not updatable' | 'error';
@@ -116,6 +117,8 @@ export async function checkForExtensionUpdate(
 /** How an update asks the user: `consent` gets gemini-cli's text when it changed (no callback: the answer is no). */
 export interface UpdateOptions {
   consent?: (text: string) => boolean | Promise<boolean>;
+  /** Told gemini-cli's warning when the updated extension has settings without a value. */
+  onWarning?: (message: string) => void;
 }
 
 /** What an update needs from the {@link ExtensionManager} that runs it. */
@@ -234,6 +237,15 @@ export async function replaceExtension(
       throw error;
     }
     if (renamed) ctx.enablement.rename(previous.name, manifest.name);
+    const updated = ctx.installed().find((e) => e.name === manifest.name);
+    const warning =
+      updated &&
+      missingSettingsWarning(
+        updated.name,
+        updated.resolvedSettings,
+        userSettingsFile(ctx.extensionsDir, updated.name),
+      );
+    if (warning) options.onWarning?.(warning);
     return {
       name: previous.name,
       originalVersion: previous.version,
