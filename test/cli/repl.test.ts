@@ -1,8 +1,17 @@
+import type { GenerateContentResponse } from '@google/genai';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGeminiServer } from '../../src/testing/index.js';
 import { buildTurns } from '../parity/reference.js';
 import { ensureBuilt } from './helpers/built-cli.js';
-import { cleanEnv, runCli, tempProject, type TempProject } from './helpers/run-cli.js';
+import { eventually } from '../acp/helpers/acp-child.js';
+import {
+  cleanEnv,
+  finished,
+  runCli,
+  spawnCli,
+  tempProject,
+  type TempProject,
+} from './helpers/run-cli.js';
 
 let project: TempProject;
 let server: FakeGeminiServer;
@@ -155,5 +164,55 @@ describe('gemini-agent -i answers ask_user from its input', () => {
         }
       ).tools.flatMap((t) => t.functionDeclarations.map((d) => d.name)),
     ).toContain('ask_user');
+  });
+});
+
+describe('gemini-agent -i and Ctrl-C', () => {
+  it('Ctrl-C cancels the running turn only: the REPL goes on, and the next turn sees the cancelled prompt', async () => {
+    let requested!: () => void;
+    const modelCalled = new Promise<void>((resolve) => (requested = resolve));
+    const slow = new FakeGeminiServer({
+      turns: [
+        () => {
+          requested();
+          return {
+            chunks: [
+              {
+                candidates: [{ content: { role: 'model', parts: [{ text: 'too late' }] } }],
+              } as GenerateContentResponse,
+            ],
+            chunkDelayMs: 120_000,
+          };
+        },
+        ...buildTurns([{ text: 'Two.' }]),
+      ],
+    });
+    const url = await slow.start();
+    try {
+      const child = spawnCli(['-i'], {
+        cwd: project.cwd,
+        env: cleanEnv(project, { GEMINI_API_KEY: 'test-key', GOOGLE_GEMINI_BASE_URL: url }),
+        openStdin: true,
+      });
+      const done = finished(child);
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.stdin?.write('Remember KIWI.\n');
+      await modelCalled;
+      child.kill('SIGINT');
+      await eventually(() => stderr.includes('Cancelled.'), 'Cancelled. on stderr');
+      child.stdin?.end('And now?\n');
+      const result = await done;
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toContain('too late');
+      expect(result.stdout).toContain('Two.');
+      expect(slow.requests).toHaveLength(2);
+      const texts = JSON.stringify(slow.requests[1]?.body);
+      expect(texts).toContain('Remember KIWI.');
+      expect(texts).toContain('And now?');
+      expect(result.stderr).toMatch(/Session \S+ saved; continue it with: gemini-agent -r /);
+    } finally {
+      await slow.close();
+    }
   });
 });

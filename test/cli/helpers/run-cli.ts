@@ -54,6 +54,8 @@ export interface SpawnCliOptions {
   env: NodeJS.ProcessEnv;
   /** Text written to stdin, which is then closed (default: stdin is /dev/null). */
   input?: string;
+  /** Leave stdin a pipe the test writes to and ends itself (instead of `input` or /dev/null). */
+  openStdin?: boolean;
 }
 
 /** Starts `node dist/cli/main.js …args`. */
@@ -61,7 +63,11 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions): Chi
   const child = spawn(process.execPath, [CLI_MAIN, ...args], {
     cwd: options.cwd,
     env: options.env,
-    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [
+      options.input === undefined && options.openStdin !== true ? 'ignore' : 'pipe',
+      'pipe',
+      'pipe',
+    ],
   });
   if (options.input !== undefined) child.stdin?.end(options.input);
   return child;
