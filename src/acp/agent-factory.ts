@@ -92,6 +92,8 @@ export class AgentFactory {
     const userFilesystem = this.base.filesystem;
     options.approvals = 'pause';
     options.onApproval = hooks.onApproval;
+    // gemini-cli 0.61 excludes ask_user in ACP mode (recorded: acp-reference.json): the editor is asked nothing.
+    delete options.onAskUser;
     options.filesystem = (fs) => hooks.filesystem(userFilesystem ? userFilesystem(fs) : fs);
     if (hooks.replaceTools && hooks.replaceTools.length > 0) {
       const names = new Set(hooks.replaceTools.map((t) => t.name));
