@@ -242,4 +242,38 @@ describe('history replay', () => {
     });
     expect(updates).toHaveLength(3);
   });
+
+  it('replays a write_todos call completed with no content and sends no plan, as gemini 0.61', () => {
+    const todos = [{ description: 'Write tests', status: 'in_progress' }];
+    const updates = replayUpdates(
+      [
+        { role: 'user', parts: [{ text: 'plan it' }] },
+        {
+          role: 'model',
+          parts: [{ functionCall: { id: 'write_todos__1', name: 'write_todos', args: { todos } } }],
+        },
+        {
+          role: 'user',
+          parts: [
+            {
+              functionResponse: {
+                id: 'write_todos__1',
+                name: 'write_todos',
+                response: { output: 'Successfully updated the todo list.' },
+              },
+            },
+          ],
+        },
+      ],
+      new ToolCatalog(),
+      '/w',
+    );
+    expect(updates[1]).toMatchObject({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'write_todos__1',
+      status: 'completed',
+      content: [],
+    });
+    expect(updates.map((u) => u.sessionUpdate)).toEqual(['user_message_chunk', 'tool_call']);
+  });
 });

@@ -25,7 +25,7 @@ function clip(text: string): string {
  * The `session/update`s that show a stored conversation again (`session/load`): the user's text and images as
  * `user_message_chunk`, thoughts as `agent_thought_chunk`, model text as `agent_message_chunk`, and every tool
  * call as a `tool_call` with its final status (`completed`, `failed`, or `pending` while it waits for approval)
- * and its output.
+ * and its output (none for `write_todos`, whose display is its todo list, as gemini-cli 0.61 replays it).
  */
 export function replayUpdates(
   history: readonly Content[],
@@ -70,8 +70,9 @@ export function replayUpdates(
         const display = catalog.display(call.name ?? '', args, cwd);
         const response = responses.get(id);
         const output = response ? outputText(response.response) : undefined;
+        // write_todos displays a TodoList, not text: gemini replays its call with no content (and sends no plan).
         const content: ToolCallContent[] =
-          output && output.text !== ''
+          output && output.text !== '' && call.name !== 'write_todos'
             ? [{ type: 'content', content: { type: 'text', text: clip(output.text) } }]
             : [];
         updates.push({
