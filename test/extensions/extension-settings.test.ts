@@ -66,7 +66,11 @@ describe('settings values', () => {
       ['NK_API_KEY', '', 'user'],
       ['NK_TOKEN', 'from-file', 'user'],
     ]);
-    expect(ext.mcpServers['api']?.env).toEqual({ NK_API_KEY: '', NK_TOKEN: 'from-file', EXTRA: '1' });
+    expect(ext.mcpServers['api']?.env).toEqual({
+      NK_API_KEY: '',
+      NK_TOKEN: 'from-file',
+      EXTRA: '1',
+    });
     expect(ext.warnings).toEqual([]);
   });
 
@@ -89,7 +93,11 @@ describe('settings values', () => {
       source: 'environment',
     });
     // In the server's own env, so the redaction of secret-looking host variables does not drop it.
-    expect(ext.mcpServers['api']?.env).toEqual({ NK_API_KEY: 'k1', NK_TOKEN: 'from-env', EXTRA: '1' });
+    expect(ext.mcpServers['api']?.env).toEqual({
+      NK_API_KEY: 'k1',
+      NK_TOKEN: 'from-env',
+      EXTRA: '1',
+    });
     expect(ext.commandHooks[0]?.implementation).toEqual({
       type: 'command',
       config: expect.objectContaining({
