@@ -81,6 +81,7 @@ describe('public API', () => {
       'SettingsFileError',
       'SkillManager',
       'Subagent',
+      'TODO_STATUSES',
       'ToolExecutionError',
       'callCost',
       'convertClaudeHooks',
