@@ -15,6 +15,7 @@ import { LimitExceededError } from '../errors.js';
 import type { BudgetExceededInfo } from '../events.js';
 import { estimateTokens } from '../loop/context-window.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { startRunMcpServers } from './subagent-mcp.js';
 
 /** What {@link createSessionRuntime} builds a session's runtime from. */
 export interface SessionRuntimeParts {
@@ -86,6 +87,8 @@ export function createSessionRuntime(parts: SessionRuntimeParts): SessionRuntime
       addUsage((byAgent[source] ??= emptyUsage()), metadata);
       parts.budget.record(model ?? parts.model(), metadata);
     },
+    startMcpServers: (servers, signal, onWarning) =>
+      startRunMcpServers(services.mcp.manager, servers, { cwd: services.cwd, signal, onWarning }),
     subagentBudget: () => {
       const run = parts.budget.forSubagent();
       return {

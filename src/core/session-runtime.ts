@@ -6,7 +6,7 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
-import type { BudgetExceededInfo } from '../events.js';
+import type { BudgetExceededInfo, WarningInfo } from '../events.js';
 import type { AgentTool, ToolResult } from './agent-tool.js';
 import type {
   ModelCall,
@@ -27,6 +27,17 @@ export const INVOKE_AGENT_TOOL_NAME = 'invoke_agent';
 export interface RuntimeStreamRetry {
   readonly maxAttempts: number;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * A subagent's own MCP servers for one run (gemini-cli's `mcp_servers`): connected (or failed, each failure a
+ * warning) when {@link SessionRuntime.startMcpServers} resolves; `close()` stops them.
+ */
+export interface RunMcpServers {
+  /** The connected servers' tools, named `mcp_<server>_<tool>` as the parent's MCP tools are. */
+  tools(): AgentTool[];
+  /** Stops every server (stdio servers with their process group). */
+  close(): Promise<void>;
 }
 
 /**
@@ -76,6 +87,18 @@ export interface SessionRuntime {
     usage: GenerateContentResponseUsageMetadata | undefined,
     model?: string,
   ): void;
+  /**
+   * Starts MCP servers for one nested run on the agent's MCP terms (folder trust, `mcp.allowed` / `mcp.excluded`,
+   * redacted environment); each server that fails or is blocked is reported to `onWarning`, not thrown. The caller
+   * closes them when the run ends. Rejects only when `signal` aborts (after stopping what started).
+   *
+   * @throws ConfigurationError when a configuration is not an MCP server's (`command`, `url` or `httpUrl`).
+   */
+  startMcpServers(
+    servers: Readonly<Record<string, Record<string, unknown>>>,
+    signal: AbortSignal,
+    onWarning: (warning: WarningInfo) => void,
+  ): Promise<RunMcpServers>;
   /** A budget for one subagent run, starting now (see {@link RunBudget}). */
   subagentBudget(): RunBudget;
   /**

@@ -133,6 +133,14 @@ export class McpManager {
     this.rootsOf = roots;
   }
 
+  /**
+   * A manager of other servers on this one's terms (folder trust, `mcp.allowed` / `mcp.excluded`, redacted
+   * environment, roots, client info): a subagent's own `mcp_servers`, started and closed with each of its runs.
+   */
+  derive(servers: Readonly<Record<string, McpServerConfig>>): McpManager {
+    return new McpManager({ ...this.options, servers, roots: () => this.rootsOf() });
+  }
+
   /** Whether any server is configured (started or not). */
   get configured(): boolean {
     return this.enabled.length > 0 || this.disabled.size > 0;

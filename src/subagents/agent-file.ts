@@ -190,6 +190,25 @@ export function parseAgentMarkdown(
   return {
     ...base,
     templated: true,
-    mcpServers: fm.mcp_servers === undefined ? undefined : { ...fm.mcp_servers },
+    mcpServers:
+      fm.mcp_servers === undefined
+        ? undefined
+        : Object.fromEntries(
+            Object.entries(fm.mcp_servers).map(([name, server]) => [name, serverConfig(server)]),
+          ),
+  };
+}
+
+/**
+ * A frontmatter server in the `mcpServers` shape, as gemini-cli's `markdownToAgentDefinition` builds its
+ * `MCPServerConfig`: `http_url` → `httpUrl`, `include_tools` / `exclude_tools` → `includeTools` / `excludeTools`.
+ */
+function serverConfig(server: z.infer<typeof McpServerFrontmatter>): Record<string, unknown> {
+  const { http_url, include_tools, exclude_tools, ...rest } = server;
+  return {
+    ...rest,
+    ...(http_url === undefined ? {} : { httpUrl: http_url }),
+    ...(include_tools === undefined ? {} : { includeTools: include_tools }),
+    ...(exclude_tools === undefined ? {} : { excludeTools: exclude_tools }),
   };
 }

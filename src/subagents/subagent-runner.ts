@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { GenerateContentResponseUsageMetadata } from '@google/genai';
 import type { ToolCheck, ToolDecision, ToolRun } from '../core/interceptors.js';
-import type { RunBudget, SessionRuntime, SubagentCallInfo } from '../core/session-runtime.js';
+import type {
+  RunBudget,
+  RunMcpServers,
+  SessionRuntime,
+  SubagentCallInfo,
+} from '../core/session-runtime.js';
 import type { SessionLog } from '../core/session-log.js';
 import { addUsage, emptyUsage } from '../core/usage.js';
 import type {
@@ -20,6 +25,7 @@ import { TurnControl } from '../loop/turn-control.js';
 import { retryNote, storeNote } from '../sessions/session-notes.js';
 import { createCompleteTaskTool, type SubmittedTask } from './complete-task-tool.js';
 import { DeadlineTimer } from './deadline-timer.js';
+import { startRunServers } from './subagent-mcp-servers.js';
 import { buildSubagentSystemPrompt, finalWarningMessage } from './subagent-prompt.js';
 import { ownTools, selectSubagentTools, SubagentToolRegistry } from './subagent-tools.js';
 import type {
@@ -99,6 +105,8 @@ class SubagentRun {
   private readonly budget: RunBudget;
   /** Set when the run stopped before a model call its budget does not allow. */
   exceeded: BudgetExceededInfo | undefined;
+  /** The run's own MCP servers (the definition's `mcpServers`), while it runs. */
+  mcp: RunMcpServers | undefined;
 
   constructor(
     private readonly input: SubagentRunInput,
@@ -132,8 +140,15 @@ class SubagentRun {
         this.control.stop();
       });
       const parent = (await runtime.tools(ctx)).filter((t) => t.name !== complete.name);
+      // The run's own servers' tools are always its own (gemini-cli registers them in the agent's registry
+      // whatever `tools` says) and win over a parent's tool of the same name.
+      const servers = this.mcp?.tools().filter((t) => t.name !== complete.name) ?? [];
+      const serverNames = new Set(servers.map((t) => t.name));
       const tools = [
-        ...selectSubagentTools(definition.tools, parent, ownTools(definition.tools)),
+        ...selectSubagentTools(definition.tools, parent, ownTools(definition.tools)).filter(
+          (t) => !serverNames.has(t.name),
+        ),
+        ...servers,
         complete,
       ];
       const inputs = {
@@ -283,20 +298,12 @@ export async function runSubagent(input: SubagentRunInput): Promise<SubagentRunR
   const run = new SubagentRun(input, log, agentId);
   const parent = input.signal;
   try {
-    const servers = Object.keys(definition.mcpServers ?? {});
-    if (servers.length > 0) {
-      run.forward({
-        type: 'warning',
-        value: {
-          code: 'SUBAGENT_MCP_SERVERS_NOT_STARTED',
-          message:
-            `Subagent '${definition.name}' declares its own MCP servers (${servers.join(', ')}), which this SDK does ` +
-            'not start yet: configure them as agent MCP servers (mcpServers) and name their tools in `tools`.',
-          source: 'subagents',
-        },
-      });
-    }
     const main = AbortSignal.any([run.timer.signal, ...(parent ? [parent] : [])]);
+    if (definition.mcpServers !== undefined && Object.keys(definition.mcpServers).length > 0) {
+      run.mcp = await startRunServers(input.runtime, definition.mcpServers, main, (event) =>
+        run.forward(event),
+      );
+    }
     const outcome = await run.loop(input.prompt, definition.maxTurns, main);
     let reason = reasonOf(outcome, run, run.timer.signal.aborted && !parent?.aborted);
     let result: string | undefined = run.submitted?.result;
@@ -333,7 +340,7 @@ export async function runSubagent(input: SubagentRunInput): Promise<SubagentRunR
     };
   } finally {
     run.timer.clear();
-    await log.close();
+    await Promise.all([run.mcp?.close(), log.close()]);
   }
 }
 

@@ -55,6 +55,13 @@ export interface SubagentOptions<Output = unknown> {
   outputName?: string;
   /** Turns the validated output into the result text the parent gets (default: a string as is, else JSON). */
   processOutput?: (output: Output) => string;
+  /**
+   * Its own MCP servers (gemini-cli's `mcp_servers`), by name, in the agent's `mcpServers` shape (`command` /
+   * `args` / `env` / `cwd`, `httpUrl`, `url`, `trust`, `includeTools`, …). Started when a run starts, on the
+   * agent's MCP terms (folder trust, `mcp.allowed` / `mcp.excluded`), closed when it ends; their tools
+   * (`mcp_<server>_<tool>`) are offered to this subagent only, whatever `tools` lists.
+   */
+  mcpServers?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A subagent definition, normalised: what the runner works from (also built from `.gemini/agents/*.md`). */
@@ -76,7 +83,7 @@ export interface ResolvedSubagent {
   readonly templated: boolean;
   /** Where it was defined: `code`, or the file it was loaded from. */
   readonly source: string;
-  /** gemini-cli's `mcp_servers` of a markdown agent (raw configs, keyed by server name). */
+  /** Its own MCP servers: `mcpServers`, or a markdown agent's `mcp_servers` (raw configs, keyed by name). */
   readonly mcpServers: Readonly<Record<string, Record<string, unknown>>> | undefined;
 }
 

@@ -99,6 +99,16 @@ export function resolveSubagentOptions(
     fail('outputName must be an identifier (letters, digits and "_").');
   if (options.processOutput !== undefined && typeof options.processOutput !== 'function')
     fail('processOutput must be a function (output) => string.');
+  if (
+    options.mcpServers !== undefined &&
+    !(
+      isPlainRecord(options.mcpServers) &&
+      Object.values(options.mcpServers).every((config) => isPlainRecord(config))
+    )
+  )
+    fail(
+      'mcpServers must be an object of MCP servers by name, e.g. { github: { command, args } }.',
+    );
   return {
     name: options.name,
     description: options.description,
@@ -114,8 +124,18 @@ export function resolveSubagentOptions(
     processOutput: options.processOutput as ((output: unknown) => string) | undefined,
     templated: false,
     source,
-    mcpServers: undefined,
+    mcpServers:
+      options.mcpServers === undefined
+        ? undefined
+        : (Object.fromEntries(Object.entries(options.mcpServers)) as Record<
+            string,
+            Record<string, unknown>
+          >),
   };
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
