@@ -20,7 +20,7 @@ import {
   type InstallMetadata,
 } from './extension-manifest.js';
 import { extensionInfo, type ExtensionInfo } from './extension-info.js';
-import { missingSettingsWarning, userSettingsFile } from './extension-settings.js';
+import { missingSettingsWarning } from './extension-settings.js';
 import { resolveExtensions } from './extension-set.js';
 import {
   checkForExtensionUpdate,
@@ -222,11 +222,7 @@ export class ExtensionManager {
       const installed = this.loadInstalled().extensions.find((e) => e.name === manifest.name);
       if (!installed)
         throw new ExtensionError(`Extension "${manifest.name}" was installed but does not load.`);
-      const warning = missingSettingsWarning(
-        installed.name,
-        installed.resolvedSettings,
-        userSettingsFile(this.extensionsDir, installed.name),
-      );
+      const warning = missingSettingsWarning(installed, this.extensionsDir);
       if (warning) options.onWarning?.(warning);
       return await extensionInfo(this.enablement, this.home, this.options.cwd, installed);
     } finally {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { EXTENSION_ENV_FILE, type ExtensionSetting } from './extension-manifest.js';
-import type { ResolvedExtensionSetting } from './resolved-extension.js';
+import type { ResolvedExtension, ResolvedExtensionSetting } from './resolved-extension.js';
 
 /** Where a folder's settings values were read from (the parsed `.env` files). */
 export interface SettingsValues {
@@ -74,7 +74,7 @@ export function resolveSettings(
 }
 
 /** The report for a sensitive setting with no value: the OS keychain gemini-cli uses is not read. */
-export function sensitiveSettingWarning(extensionName: string, setting: ExtensionSetting): string {
+function sensitiveSettingWarning(extensionName: string, setting: ExtensionSetting): string {
   return (
     `Extension "${extensionName}": the sensitive setting "${setting.name}" (${setting.envVar}) has no value. ` +
     `gemini-cli keeps sensitive values in the OS keychain, which gemini-agent-sdk does not read yet: set ` +
@@ -87,15 +87,15 @@ export function sensitiveSettingWarning(extensionName: string, setting: Extensio
  * where the SDK reads them from; undefined when every setting has a value.
  */
 export function missingSettingsWarning(
-  extensionName: string,
-  settings: readonly Pick<ResolvedExtensionSetting, 'name' | 'value'>[],
-  userFile: string,
+  extension: Pick<ResolvedExtension, 'name' | 'resolvedSettings'>,
+  extensionsDir: string,
 ): string | undefined {
-  const missing = settings.filter((s) => s.value === undefined);
+  const { name } = extension;
+  const missing = extension.resolvedSettings.filter((s) => s.value === undefined);
   if (missing.length === 0) return undefined;
   return (
-    `Extension "${extensionName}" has missing settings: ${missing.map((s) => s.name).join(', ')}. ` +
-    `Please run "gemini extensions config ${extensionName} [setting-name]" to configure them. ` +
-    `(gemini-agent reads them from ${userFile} as NAME=value lines.)`
+    `Extension "${name}" has missing settings: ${missing.map((s) => s.name).join(', ')}. ` +
+    `Please run "gemini extensions config ${name} [setting-name]" to configure them. ` +
+    `(gemini-agent reads them from ${userSettingsFile(extensionsDir, name)} as NAME=value lines.)`
   );
 }

@@ -14,7 +14,7 @@ import {
   type InstallMetadata,
 } from './extension-manifest.js';
 import type { ResolvedExtension } from './resolved-extension.js';
-import { missingSettingsWarning, userSettingsFile } from './extension-settings.js';
+import { missingSettingsWarning } from './extension-settings.js';
 
 /** gemini-cli's update states (`ExtensionUpdateState`), with its texts as values. */
 export type ExtensionUpdateState = 'update available' | 'up to date' | 'not updatable' | 'error';
@@ -238,13 +238,7 @@ export async function replaceExtension(
     }
     if (renamed) ctx.enablement.rename(previous.name, manifest.name);
     const updated = ctx.installed().find((e) => e.name === manifest.name);
-    const warning =
-      updated &&
-      missingSettingsWarning(
-        updated.name,
-        updated.resolvedSettings,
-        userSettingsFile(ctx.extensionsDir, updated.name),
-      );
+    const warning = updated && missingSettingsWarning(updated, ctx.extensionsDir);
     if (warning) options.onWarning?.(warning);
     return {
       name: previous.name,
