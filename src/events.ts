@@ -154,6 +154,8 @@ export interface ApprovalRequest {
   reason?: string;
   /** The subagent that makes the call, when it is not the session's own model (gemini-cli's subagent bus). */
   subagent?: string;
+  /** With `subagent`: its run's `agentId` (as in `subagent_activity`) and the parent's `invoke_agent` call id. */
+  subagentRun?: { agentId: string; parentCallId?: string };
 }
 
 /** What an approval request says about an MCP tool. */

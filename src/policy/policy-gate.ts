@@ -1,5 +1,6 @@
 import type { ApprovalNotice, ToolCheck, ToolDecision } from '../core/interceptors.js';
 import type { ApprovalRequest } from '../events.js';
+import type { SubagentCallInfo } from '../core/subagent-call.js';
 import { raceAbort } from '../core/abort.js';
 import { alwaysAllowRule } from './approvals/always-allow.js';
 import {
@@ -77,6 +78,13 @@ function describe(check: ToolGateCheck): string {
   }
 }
 
+function subagentRunOf(info: SubagentCallInfo): NonNullable<ApprovalRequest['subagentRun']> {
+  return {
+    agentId: info.agentId,
+    ...(info.parentCallId === undefined ? {} : { parentCallId: info.parentCallId }),
+  };
+}
+
 /** The approval request for a call the policy wants a human to see. */
 export async function buildApprovalRequest(
   check: ToolGateCheck,
@@ -91,7 +99,9 @@ export async function buildApprovalRequest(
     description: describe(check),
     kind: check.tool.kind,
     ...(reason ? { reason } : {}),
-    ...(check.subagent === undefined ? {} : { subagent: check.subagent.name }),
+    ...(check.subagent === undefined
+      ? {}
+      : { subagent: check.subagent.name, subagentRun: subagentRunOf(check.subagent) }),
   };
   const extra = enrich ? await enrich(check) : undefined;
   return extra ? { ...request, ...extra, callId: request.callId, args: request.args } : request;

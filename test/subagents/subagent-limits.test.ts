@@ -276,7 +276,7 @@ describe('policy and approvals inside a subagent', () => {
       tools: ['risky'],
     });
     const model = new ScriptedModel([
-      invokeTurn('worker', 'task'),
+      invokeTurn('worker', 'task', 'inv-1'),
       callTurn({ name: 'risky' }),
       (request) => {
         const [response] = lastResponses(request) as Array<{ error?: string }>;
@@ -297,10 +297,19 @@ describe('policy and approvals inside a subagent', () => {
         return 'deny';
       },
     });
-    await drain(agent.session().sendStream('go'));
+    const events = await drain(agent.session().sendStream('go'));
     model.assertComplete();
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toMatchObject({ toolName: 'risky', subagent: 'worker' });
+    const [run] = activities(events);
+    const invoke = events.find((e) => e.type === 'tool_call_request');
+    const invokeId = invoke?.type === 'tool_call_request' ? invoke.value.callId : undefined;
+    expect(invokeId).toContain('inv-1');
+    expect(asked[0]).toMatchObject({
+      toolName: 'risky',
+      subagent: 'worker',
+      subagentRun: { agentId: run?.agentId, parentCallId: invokeId },
+    });
+    expect(run?.agentId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('rules scoped with subagent = "<name>" apply to that subagent only; agent_name aliases invoke_agent', async () => {
@@ -311,7 +320,7 @@ describe('policy and approvals inside a subagent', () => {
       tools: ['risky'],
     });
     const model = new ScriptedModel([
-      invokeTurn('worker', 'task'),
+      invokeTurn('worker', 'task', 'inv-1'),
       callTurn({ name: 'risky' }),
       (request) => {
         const [response] = lastResponses(request) as Array<{ error?: string }>;
