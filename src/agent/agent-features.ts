@@ -256,6 +256,7 @@ export function createAgentFeatures(
       extensionDirs: extensions.agentDirs,
     },
     overrides: (merged as { agents?: { overrides?: unknown } }).agents?.overrides,
+    trusted: context.settings.trust.trusted,
     logger: context.logger,
   });
   const mcpServers = effectiveMcpServers(

@@ -17,6 +17,25 @@ const PRIORITY = {
   allowedMcpServer: 100,
 } as const;
 
+function mcpToolPattern(server: string): string {
+  return server === '*' ? 'mcp_*' : `mcp_${server}_*`;
+}
+
+/**
+ * The rule allowing a trusted MCP server's tools (`trust: true`; gemini-cli 4.2 in the user tier, not in plan mode),
+ * scoped to one subagent when `subagent` is given.
+ */
+export function trustedMcpServerRule(server: string, subagent?: string): PolicyRule {
+  return {
+    toolName: mcpToolPattern(server),
+    mcpName: server,
+    ...(subagent === undefined ? {} : { subagent }),
+    decision: 'allow',
+    priority: PRIORITY.trustedMcpServer,
+    modes: [...NON_PLAN_MODES],
+  };
+}
+
 /** What {@link settingsPolicySources} needs besides the settings. */
 export interface SettingsRulesContext {
   /** Tools the developer passed in code: `tools.core` and `tools.exclude` never shut them out. */
@@ -88,7 +107,6 @@ export function settingsPolicySources(
 ): PolicySource[] {
   const custom = new Set(context.customToolNames);
   const sources: PolicySource[] = [];
-  const mcpPattern = (server: string): string => (server === '*' ? 'mcp_*' : `mcp_${server}_*`);
 
   const excludedServers = settings.mcp?.excluded ?? [];
   if (excludedServers.length > 0) {
@@ -96,7 +114,7 @@ export function settingsPolicySources(
       source(
         'MCP Excluded',
         excludedServers.map((server) => ({
-          toolName: mcpPattern(server),
+          toolName: mcpToolPattern(server),
           ...(server === '*' ? {} : { mcpName: server }),
           decision: 'deny',
           priority: PRIORITY.mcpExcluded,
@@ -157,13 +175,7 @@ export function settingsPolicySources(
     sources.push(
       source(
         'MCP Trusted',
-        trusted.map(([server]) => ({
-          toolName: mcpPattern(server),
-          mcpName: server,
-          decision: 'allow',
-          priority: PRIORITY.trustedMcpServer,
-          modes: NON_PLAN_MODES,
-        })),
+        trusted.map(([server]) => trustedMcpServerRule(server)),
       ),
     );
   }
@@ -173,7 +185,7 @@ export function settingsPolicySources(
       source(
         'MCP Allowed',
         allowedServers.map((server) => ({
-          toolName: mcpPattern(server),
+          toolName: mcpToolPattern(server),
           ...(server === '*' ? {} : { mcpName: server }),
           decision: 'allow',
           priority: PRIORITY.allowedMcpServer,

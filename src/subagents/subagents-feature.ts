@@ -1,10 +1,11 @@
 import type { Feature } from '../core/feature.js';
-import { SDK_DEFAULT_SOURCE, type PolicySource } from '../core/policy-rule.js';
+import { SDK_DEFAULT_SOURCE, type PolicyRule, type PolicySource } from '../core/policy-rule.js';
 import type { SessionHandle } from '../core/session-context.js';
 import { INVOKE_AGENT_TOOL_NAME } from '../core/session-runtime.js';
 import { ConfigurationError } from '../errors.js';
 import type { WarningInfo } from '../events.js';
 import type { Logger } from '../logger.js';
+import { trustedMcpServerRule } from '../policy/settings-rules.js';
 import { discoverAgentFiles, type AgentDiscoveryOptions } from './agent-loader.js';
 import { applyAgentOverride, readAgentOverrides } from './agent-overrides.js';
 import { COMPLETE_TASK_TOOL_NAME } from './complete-task-tool.js';
@@ -46,6 +47,8 @@ export interface SubagentsFeatureOptions {
   discovery: AgentDiscoveryOptions | false;
   /** gemini-cli's `agents.overrides` setting (validated here; bad entries are reported and ignored). */
   overrides?: unknown;
+  /** Whether the folder is trusted: only then does a subagent's own MCP server's `trust: true` count. */
+  trusted: boolean;
   logger: Logger;
 }
 
@@ -152,7 +155,9 @@ export function createSubagentsFeature(options: SubagentsFeatureOptions): Subage
     name: 'subagents',
     tools: () => (enabled().length > 0 ? [invokeAgent] : []),
     systemSection: () => renderAvailableSubagents(enabled().map((s) => s.definition)),
-    policy: (): PolicySource[] => {
+    policy: async (): Promise<PolicySource[]> => {
+      await load();
+      const trustedServers = options.trusted ? trustedServerRules(byName.values(), effective) : [];
       const scoped = [...byName.values()].flatMap((s) => {
         const names = ownTools(s.definition.tools).map((t) => t.name);
         return names.length === 0
@@ -181,6 +186,14 @@ export function createSubagentsFeature(options: SubagentsFeatureOptions): Subage
         ...(scoped.length === 0
           ? []
           : [{ origin: { tier: 'default' as const, source: SDK_DEFAULT_SOURCE }, rules: scoped }]),
+        ...(trustedServers.length === 0
+          ? []
+          : [
+              {
+                origin: { tier: 'user' as const, source: 'Subagents (MCP Trusted)' },
+                rules: trustedServers,
+              },
+            ]),
       ];
     },
     async initialize(session) {
@@ -218,4 +231,23 @@ export function createSubagentsFeature(options: SubagentsFeatureOptions): Subage
     },
     register,
   };
+}
+
+/**
+ * The rules allowing each enabled subagent's own trusted MCP servers (`trust: true`) inside that subagent: the
+ * agent's `mcpServers` get the same allow rule from the settings (gemini-cli 4.2, not in plan mode), so a rule of a
+ * higher priority (a deny, an ask) still wins.
+ */
+function trustedServerRules(
+  subagents: Iterable<Subagent>,
+  effective: (subagent: Subagent) => ResolvedSubagent | undefined,
+): PolicyRule[] {
+  const rules: PolicyRule[] = [];
+  for (const subagent of subagents) {
+    const servers = effective(subagent)?.mcpServers ?? {};
+    for (const [server, config] of Object.entries(servers)) {
+      if (config.trust === true) rules.push(trustedMcpServerRule(server, subagent.name));
+    }
+  }
+  return rules;
 }

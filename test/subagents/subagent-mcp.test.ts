@@ -46,7 +46,7 @@ function agentWith(options: GeminiCliAgentOptions): GeminiCliAgent {
     persist: false,
     systemPrompt: 'none',
     sessionContext: false,
-    // A subagent's own server's `trust` is not a policy rule (see docs/subagents.md): allow its tools here.
+    // Allow the test servers' tools (the trust tests below take this rule away).
     policy: { rules: [{ toolName: 'mcp_fault_*', decision: 'allow' }] },
     ...options,
   });
@@ -279,5 +279,77 @@ describe("a subagent's own MCP servers (mcpServers / mcp_servers)", () => {
     await expect(definition.run('task', { parent: agent.session() })).rejects.toThrow(
       ConfigurationError,
     );
+  });
+});
+
+/** A script: the subagent calls its server's echo; returns what the call answered, as the subagent saw it. */
+function echoAttempt(): { model: ScriptedModel; answer: () => string } {
+  let answer = '';
+  const model = new ScriptedModel([
+    invokeTurn('worker', 'echo hi'),
+    callTurn({ name: 'mcp_fault_echo', args: { text: 'hi' } }),
+    (request) => {
+      answer = JSON.stringify(lastResponses(request));
+      return completeTurn({ result: 'tried' });
+    },
+    textTurn('done'),
+  ]);
+  return { model, answer: () => answer };
+}
+
+describe("a subagent's own server's trust (gemini-cli 4.2, like the agent's mcpServers)", () => {
+  // No policy rule of the test's own: the default rules and the ones the agent builds decide.
+  const untuned = { policy: undefined };
+
+  it('trust: true lets its tools run without asking, headless', async () => {
+    const { model, answer } = echoAttempt();
+    const definition = worker({ fault: { ...faultServer('default'), trust: true } });
+    const agent = agentWith({ ...untuned, contentGenerator: model, subagents: [definition] });
+    await drain(agent.session().sendStream('go'));
+    model.assertComplete();
+    expect(answer()).toContain('echo: hi');
+  });
+
+  it('without trust its tools ask, and headless that is a refusal', async () => {
+    const { model, answer } = echoAttempt();
+    const definition = worker({ fault: faultServer('default') });
+    const agent = agentWith({ ...untuned, contentGenerator: model, subagents: [definition] });
+    await drain(agent.session().sendStream('go'));
+    model.assertComplete();
+    expect(answer()).not.toContain('echo: hi');
+    expect(answer()).toMatch(/confirmation/);
+  });
+
+  it('a rule of a higher priority still wins over the trust', async () => {
+    const { model, answer } = echoAttempt();
+    const definition = worker({ fault: { ...faultServer('default'), trust: true } });
+    const agent = agentWith({
+      policy: { rules: [{ toolName: 'mcp_fault_echo', decision: 'deny', priority: 500 }] },
+      contentGenerator: model,
+      subagents: [definition],
+    });
+    await drain(agent.session().sendStream('go'));
+    model.assertComplete();
+    expect(answer()).not.toContain('echo: hi');
+  });
+
+  it("the trust is that subagent's own: another subagent's server of the same name still asks", async () => {
+    const { model, answer } = echoAttempt();
+    const trusting = subagent({
+      name: 'trusting',
+      description: 'd',
+      instructions: 'Work.',
+      tools: [],
+      mcpServers: { fault: { ...faultServer('default'), trust: true } },
+    });
+    const definition = worker({ fault: faultServer('default') });
+    const agent = agentWith({
+      ...untuned,
+      contentGenerator: model,
+      subagents: [definition, trusting],
+    });
+    await drain(agent.session().sendStream('go'));
+    model.assertComplete();
+    expect(answer()).not.toContain('echo: hi');
   });
 });
