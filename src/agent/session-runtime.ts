@@ -1,5 +1,16 @@
-import type { GenerateContentParameters, Part } from '@google/genai';
-import type { SessionRuntime } from '../core/session-runtime.js';
+import type {
+  Content,
+  GenerateContentConfig,
+  GenerateContentParameters,
+  GenerateContentResponse,
+  GenerateContentResponseUsageMetadata,
+  Part,
+} from '@google/genai';
+import type { AgentTool } from '../core/agent-tool.js';
+import type { ApprovalMode } from '../core/policy-rule.js';
+import type { SessionContext } from '../core/session-context.js';
+import type { SessionLog } from '../core/session-log.js';
+import type { RunBudget, RunMcpServers, SessionRuntime } from '../core/session-runtime.js';
 import type { SessionHandle, AgentHandle } from '../core/session-context.js';
 import { createSessionContext } from '../core/session-context.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../core/usage.js';
@@ -12,7 +23,7 @@ import type { SessionPreamble } from './session-preamble.js';
 import type { ContentGenerator } from '../model/content-generator.js';
 import type { BudgetTracker } from '../context/budget.js';
 import { LimitExceededError } from '../errors.js';
-import type { BudgetExceededInfo } from '../events.js';
+import type { BudgetExceededInfo, WarningInfo } from '../events.js';
 import { estimateTokens } from '../loop/context-window.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { startRunMcpServers } from './subagent-mcp.js';
@@ -43,71 +54,134 @@ export interface SessionRuntimeParts {
  * and under `usage.subagents[name]`.
  */
 export function createSessionRuntime(parts: SessionRuntimeParts): SessionRuntime {
-  const { services, session, workspace, preamble, usage } = parts;
-  return {
-    sessionId: session.id,
-    model: parts.model,
-    generationConfig: (model) => services.generationConfig(model),
-    tokenLimit: (model) => services.context.tokenLimit(model),
-    approvalMode: () => parts.policy.mode,
-    callModel: parts.callModel,
-    decideTool: services.chains.tools.decideTool,
-    runTool: services.chains.tools.runTool,
-    tools: async (ctx) => parts.policy.offered(await offeredTools(services, ctx), ctx.signal),
-    contextFor: (signal, history) =>
-      createSessionContext(
-        {
-          sessionId: session.id,
-          history,
-          cwd: workspace.cwd,
-          fs: workspace.fs,
-          shell: workspace.shell,
-          agent: parts.agent,
-          session,
-        },
-        signal,
-      ),
-    get memory() {
-      const memory = preamble()?.memory;
-      return memory && buildSystemPrompt({ systemPrompt: 'none', memory });
-    },
-    get contextParts() {
-      return preamble()?.contextParts ?? [];
-    },
-    roots: workspace.roots,
-    openChildLog: (childId) =>
-      services.persistence.open(childId, {
-        resume: false,
+  return new AgentSessionRuntime(parts);
+}
+
+/**
+ * The runtime as a class: its methods live on the prototype, so an idle session keeps one small object here
+ * instead of twenty closures and a dictionary-mode object literal (P5, heap per idle session).
+ */
+class AgentSessionRuntime implements SessionRuntime {
+  readonly sessionId: string;
+  readonly callModel: LoopChains['callModel'];
+  readonly decideTool: SessionRuntime['decideTool'];
+  readonly runTool: SessionRuntime['runTool'];
+  readonly roots: SessionRuntime['roots'];
+  readonly toolTimeoutMs: number | undefined;
+  readonly maxResponseBytes: number | undefined;
+  readonly streamRetry: SessionRuntime['streamRetry'];
+
+  constructor(private readonly parts: SessionRuntimeParts) {
+    const { services } = parts;
+    this.sessionId = parts.session.id;
+    this.callModel = parts.callModel;
+    this.decideTool = services.chains.tools.decideTool;
+    this.runTool = services.chains.tools.runTool;
+    this.roots = parts.workspace.roots;
+    this.toolTimeoutMs = services.limits.toolTimeoutMs;
+    this.maxResponseBytes = services.limits.maxResponseBytes;
+    this.streamRetry = services.streamRetry;
+  }
+
+  model(): string {
+    return this.parts.model();
+  }
+
+  generationConfig(model: string): GenerateContentConfig | undefined {
+    return this.parts.services.generationConfig(model);
+  }
+
+  tokenLimit(model: string): number {
+    return this.parts.services.context.tokenLimit(model);
+  }
+
+  approvalMode(): ApprovalMode {
+    return this.parts.policy.mode;
+  }
+
+  async tools(ctx: SessionContext): Promise<AgentTool[]> {
+    return this.parts.policy.offered(await offeredTools(this.parts.services, ctx), ctx.signal);
+  }
+
+  contextFor(signal: AbortSignal, history: readonly Content[]): SessionContext {
+    const { session, workspace, agent } = this.parts;
+    return createSessionContext(
+      {
+        sessionId: session.id,
+        history,
         cwd: workspace.cwd,
-        parentSessionId: session.id,
-      }),
-    addUsage: (source, metadata, model) => {
-      addUsage(usage, metadata);
-      const byAgent = (usage.subagents ??= {});
-      addUsage((byAgent[source] ??= emptyUsage()), metadata);
-      parts.budget.record(model ?? parts.model(), metadata);
-    },
-    startMcpServers: (servers, signal, onWarning) =>
-      startRunMcpServers(services.mcp.manager, servers, { cwd: services.cwd, signal, onWarning }),
-    subagentBudget: () => {
-      const run = parts.budget.forSubagent();
-      return {
-        check: (model, tokens) => run?.check(model, tokens) ?? parts.budget.check(model, tokens),
-        record: (model, usage) => run?.record(model, usage),
-      };
-    },
-    async generateContent(request, signal) {
-      const exceeded = parts.budget.check(request.model, estimateRequestTokens(request));
-      if (exceeded !== undefined) throw budgetError(exceeded);
-      const response = await parts.generator.generateContent(request, signal);
-      addUsage(usage, response.usageMetadata);
-      parts.budget.record(request.model, response.usageMetadata);
-      return response;
-    },
-    toolTimeoutMs: services.limits.toolTimeoutMs,
-    maxResponseBytes: services.limits.maxResponseBytes,
-    streamRetry: services.streamRetry,
-  };
+        fs: workspace.fs,
+        shell: workspace.shell,
+        agent,
+        session,
+      },
+      signal,
+    );
+  }
+
+  get memory(): string | undefined {
+    const memory = this.parts.preamble()?.memory;
+    return memory && buildSystemPrompt({ systemPrompt: 'none', memory });
+  }
+
+  get contextParts(): readonly Part[] {
+    return this.parts.preamble()?.contextParts ?? [];
+  }
+
+  openChildLog(childId: string): Promise<SessionLog> {
+    return this.parts.services.persistence.open(childId, {
+      resume: false,
+      cwd: this.parts.workspace.cwd,
+      parentSessionId: this.parts.session.id,
+    });
+  }
+
+  addUsage(
+    source: string,
+    metadata: GenerateContentResponseUsageMetadata | undefined,
+    model?: string,
+  ): void {
+    const { usage } = this.parts;
+    addUsage(usage, metadata);
+    const byAgent = (usage.subagents ??= {});
+    addUsage((byAgent[source] ??= emptyUsage()), metadata);
+    this.parts.budget.record(model ?? this.parts.model(), metadata);
+  }
+
+  startMcpServers(
+    servers: Readonly<Record<string, Record<string, unknown>>>,
+    signal: AbortSignal,
+    onWarning: (warning: WarningInfo) => void,
+  ): Promise<RunMcpServers> {
+    const { services } = this.parts;
+    return startRunMcpServers(services.mcp.manager, servers, {
+      cwd: services.cwd,
+      signal,
+      onWarning,
+    });
+  }
+
+  subagentBudget(): RunBudget {
+    const { budget } = this.parts;
+    const run = budget.forSubagent();
+    return {
+      check: (model, tokens) => run?.check(model, tokens) ?? budget.check(model, tokens),
+      record: (model, usage) => run?.record(model, usage),
+    };
+  }
+
+  async generateContent(
+    request: GenerateContentParameters,
+    signal: AbortSignal,
+  ): Promise<GenerateContentResponse> {
+    const { budget, generator, usage } = this.parts;
+    const exceeded = budget.check(request.model, estimateRequestTokens(request));
+    if (exceeded !== undefined) throw budgetError(exceeded);
+    const response = await generator.generateContent(request, signal);
+    addUsage(usage, response.usageMetadata);
+    budget.record(request.model, response.usageMetadata);
+    return response;
+  }
 }
 
 /** The prompt tokens of a utility request, estimated as the loop estimates a history. */

@@ -13,6 +13,8 @@ import { ProviderRouter } from './provider-router.js';
 import { RecordingContentGenerator } from './recorder.js';
 import { ReplayContentGenerator } from './replay.js';
 import { RetryingContentGenerator } from './retry.js';
+import { AuthCache } from './auth/auth-cache.js';
+import { silentLogger } from '../logger.js';
 
 const FIXTURES = resolve(process.cwd(), 'test/fixtures/gemini-cli-sdk-test-data');
 const req = { model: 'gemini-2.5-pro', contents: 'hi' };
@@ -94,6 +96,34 @@ describe('createContentGenerator', () => {
     expect((plain as ProviderRouter).primary).toBeInstanceOf(RetryingContentGenerator);
     const noRetry = await createContentGenerator({ env: { GEMINI_API_KEY: 'k' }, retry: false });
     expect((noRetry as ProviderRouter).primary).toBeInstanceOf(GeminiContentGenerator);
+  });
+
+  it('generators sharing an AuthCache share one Gemini client per logger and settings', async () => {
+    const cache = new AuthCache();
+    const logger = { ...silentLogger };
+    const gemini = async (env: Record<string, string>, more: object = {}) => {
+      const gen = await createContentGenerator({
+        env,
+        authCache: cache,
+        logger,
+        retry: false,
+        ...more,
+      });
+      return (gen as ProviderRouter).primary;
+    };
+    const a = await gemini({ GEMINI_API_KEY: 'k' });
+    expect(a).toBeInstanceOf(GeminiContentGenerator);
+    expect(await gemini({ GEMINI_API_KEY: 'k' })).toBe(a);
+    expect(await gemini({ GEMINI_API_KEY: 'other' })).not.toBe(a);
+    expect(await gemini({ GEMINI_API_KEY: 'k' }, { headers: { 'x-a': '1' } })).not.toBe(a);
+    expect(await gemini({ GEMINI_API_KEY: 'k' }, { maxResponseBytes: 10 })).not.toBe(a);
+    expect(await gemini({ GEMINI_API_KEY: 'k' }, { logger: { ...silentLogger } })).not.toBe(a);
+    const own = await createContentGenerator({
+      env: { GEMINI_API_KEY: 'k' },
+      logger,
+      retry: false,
+    });
+    expect((own as ProviderRouter).primary).not.toBe(a);
   });
 
   it('uses an explicit contentGenerator (with retries) and rejects it together with fakeResponses', async () => {

@@ -93,7 +93,44 @@ export async function createGeminiSource(
       ? {}
       : { maxResponseBytes: options.maxResponseBytes }),
   });
+  const shared =
+    options.authCache === undefined
+      ? gemini
+      : sharedGenerator(options.authCache, logger, gemini, [
+          gemini.auth,
+          Object.keys(headers).length ? headers : null,
+          options.maxResponseBytes ?? null,
+        ]);
   // Credentials were checked above; the client library is loaded here, not during the first model call.
-  await gemini.preload();
-  return gemini;
+  await shared.preload();
+  return shared;
+}
+
+/**
+ * The Gemini API generators built so far for one agent (its {@link AuthCache}), by logger and by everything that
+ * reaches the `@google/genai` client (resolved credentials and endpoint, headers, response cap). A
+ * `GeminiContentGenerator` keeps no state of a session (each call wraps its own fetch and signal), so the
+ * sessions of one agent with the same settings share one client, its options and headers, instead of one each.
+ */
+const sharedGenerators = new WeakMap<
+  AuthCache,
+  WeakMap<Logger, Map<string, GeminiContentGenerator>>
+>();
+
+/** The generator already built for these settings, or `built` (kept for the next session). */
+function sharedGenerator(
+  cache: AuthCache,
+  logger: Logger,
+  built: GeminiContentGenerator,
+  settings: unknown[],
+): GeminiContentGenerator {
+  let byLogger = sharedGenerators.get(cache);
+  if (byLogger === undefined) sharedGenerators.set(cache, (byLogger = new WeakMap()));
+  let bySettings = byLogger.get(logger);
+  if (bySettings === undefined) byLogger.set(logger, (bySettings = new Map()));
+  const key = JSON.stringify(settings);
+  const existing = bySettings.get(key);
+  if (existing !== undefined) return existing;
+  bySettings.set(key, built);
+  return built;
 }
