@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { PolicyRule, PolicySource } from '../core/policy-rule.js';
 import { parseHooksObject } from '../hooks/settings-hooks.js';
 import type { HookEntry } from '../hooks/hook-planner.js';
@@ -14,7 +14,14 @@ import {
   readExtensionManifest,
   readInstallMetadata,
 } from './extension-manifest.js';
-import { resolveSettings, settingsOf, userSettingsFile } from './extension-settings.js';
+import { extensionId } from './extension-install.js';
+import { keychainFile } from './file-keychain.js';
+import {
+  keychainSecrets,
+  resolveSettings,
+  settingsOf,
+  userSettingsFile,
+} from './extension-settings.js';
 import {
   baseVariables,
   hydrateString,
@@ -30,7 +37,10 @@ export interface ExtensionLoadContext {
   workspaceDir: string;
   /** Whether the workspace is trusted: its `.env` is read only then. */
   trusted: boolean;
-  /** `~/.gemini/extensions`: where an extension's user `.env` lives (`<dir>/<name>/.env`). */
+  /**
+   * `~/.gemini/extensions`: where an extension's user `.env` lives (`<dir>/<name>/.env`); gemini-cli's file
+   * keychain is `gemini-credentials.json` in its parent folder.
+   */
   extensionsDir: string;
   /** `hooksConfig.enabled` (default true): `hooks/hooks.json` is read only then. */
   hooksEnabled?: boolean;
@@ -186,7 +196,21 @@ export function loadExtensionDir(dir: string, context: ExtensionLoadContext): Re
     userEnv = { ...readEnvFile(ownFile), ...readEnvFile(installedFile) };
     if (context.trusted) workspaceEnv = readEnvFile(workspaceFile);
   }
-  const customEnv = { ...userEnv, ...workspaceEnv };
+  let userSecrets: Record<string, string> = {};
+  let workspaceSecrets: Record<string, string> = {};
+  if (context.settingsEnabled !== false && settings.some((s) => s.sensitive === true)) {
+    const id = extensionId(manifest.name, installMetadata);
+    try {
+      const secrets = keychainSecrets(dirname(context.extensionsDir), manifest.name, id, settings);
+      userSecrets = secrets.user;
+      if (context.trusted) workspaceSecrets = secrets.workspace(context.workspaceDir);
+    } catch (error) {
+      warnings.push(
+        `Extension "${manifest.name}": its sensitive settings were not read from gemini-cli's keychain file. ${errorText(error)}`,
+      );
+    }
+  }
+  const customEnv = { ...userEnv, ...userSecrets, ...workspaceEnv, ...workspaceSecrets };
   const env = context.env ?? process.env;
   manifest = expandEnvVars(manifest, { ...env, ...customEnv });
   const found =
@@ -195,6 +219,9 @@ export function loadExtensionDir(dir: string, context: ExtensionLoadContext): Re
       : resolveSettings(manifest.name, settings, {
           user: userEnv,
           workspace: workspaceEnv,
+          userSecrets,
+          workspaceSecrets,
+          keychainFile: keychainFile(dirname(context.extensionsDir)),
           userFile: existsSync(installedFile) ? installedFile : ownFile,
           workspaceFile,
           env,

@@ -1,5 +1,11 @@
 import { join } from 'node:path';
 import { EXTENSION_ENV_FILE, type ExtensionSetting } from './extension-manifest.js';
+import {
+  KEYCHAIN_SECRET_PREFIX,
+  extensionKeychainService,
+  keychainFile,
+  readKeychainFile,
+} from './file-keychain.js';
 import type { ResolvedExtension, ResolvedExtensionSetting } from './resolved-extension.js';
 
 /** Where a folder's settings values were read from (the parsed `.env` files). */
@@ -8,11 +14,17 @@ export interface SettingsValues {
   user: Readonly<Record<string, string>>;
   /** The workspace's `.env` (read only in a trusted folder). */
   workspace: Readonly<Record<string, string>>;
+  /** Sensitive values in gemini-cli's keychain file, user scope: over the extension's `.env`. */
+  userSecrets?: Readonly<Record<string, string>>;
+  /** Sensitive values in gemini-cli's keychain file, workspace scope (a trusted folder): over the workspace `.env`. */
+  workspaceSecrets?: Readonly<Record<string, string>>;
   /** `<workspace>/.env`. */
   workspaceFile: string;
   /** `~/.gemini/extensions/<name>/.env`. */
   userFile: string;
-  /** The process environment: where a sensitive value is taken from in place of gemini-cli's OS keychain. */
+  /** gemini-cli's keychain file, named in the report of a sensitive setting without a value. */
+  keychainFile: string;
+  /** The process environment: where a sensitive value found nowhere else is taken from (not gemini-cli's way). */
   env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -41,10 +53,42 @@ export function userSettingsFile(extensionsDir: string, name: string): string {
   return join(extensionsDir, name, EXTENSION_ENV_FILE);
 }
 
+/** The `source` of a value read from gemini-cli's keychain (its label in `gemini extensions list`). */
+export const KEYCHAIN_SOURCE = 'Keychain';
+
 /**
- * gemini-cli's `ResolvedExtensionSetting`s: the workspace's `.env` over the extension's own (an empty value counts
- * as set). A sensitive setting, whose value gemini-cli keeps in the OS keychain, is taken from the environment
- * instead; one found nowhere is reported as not supported yet rather than silently left out.
+ * The sensitive settings' values that gemini-cli's file keychain (`<geminiDir>/gemini-credentials.json`) holds
+ * for an extension: the user scope, and a function for a workspace's. Empty values are left out, as gemini-cli
+ * does.
+ *
+ * @throws KeychainFileError when the file exists but cannot be decrypted or parsed.
+ */
+export function keychainSecrets(
+  geminiDir: string,
+  name: string,
+  id: string,
+  settings: readonly ExtensionSetting[],
+): { user: Record<string, string>; workspace: (workspaceDir: string) => Record<string, string> } {
+  const data = readKeychainFile(keychainFile(geminiDir));
+  const pick = (service: string) => {
+    const accounts = data[service] ?? {};
+    const values: Record<string, string> = {};
+    for (const s of settings) {
+      const value = s.sensitive === true ? accounts[KEYCHAIN_SECRET_PREFIX + s.envVar] : undefined;
+      if (value) values[s.envVar] = value;
+    }
+    return values;
+  };
+  return {
+    user: pick(extensionKeychainService(name, id)),
+    workspace: (workspaceDir) => pick(extensionKeychainService(name, id, workspaceDir)),
+  };
+}
+
+/**
+ * gemini-cli's `ResolvedExtensionSetting`s: the workspace scope over the user scope, and in each scope a sensitive
+ * value in the keychain file over the `.env` file (an empty `.env` value counts as set). A sensitive setting found
+ * in neither is taken from the environment; one found nowhere is reported.
  */
 export function resolveSettings(
   extensionName: string,
@@ -58,13 +102,23 @@ export function resolveSettings(
     let value: string | undefined;
     let scope: ResolvedExtensionSetting['scope'];
     let source: string | undefined;
-    if (found.workspace[s.envVar] !== undefined) {
-      [value, scope, source] = [found.workspace[s.envVar], 'workspace', found.workspaceFile];
-    } else if (found.user[s.envVar] !== undefined) {
-      [value, scope, source] = [found.user[s.envVar], 'user', found.userFile];
-    } else if (sensitive) {
+    const from = (
+      secrets: Readonly<Record<string, string>> | undefined,
+      file: Readonly<Record<string, string>>,
+      path: string,
+    ): [string, string] | undefined => {
+      const secret = secrets?.[s.envVar];
+      if (secret !== undefined) return [secret, KEYCHAIN_SOURCE];
+      return file[s.envVar] !== undefined ? [file[s.envVar] as string, path] : undefined;
+    };
+    const workspace = from(found.workspaceSecrets, found.workspace, found.workspaceFile);
+    const user = workspace ? undefined : from(found.userSecrets, found.user, found.userFile);
+    if (workspace) [value, source, scope] = [...workspace, 'workspace'];
+    else if (user) [value, source, scope] = [...user, 'user'];
+    else if (sensitive) {
       value = found.env[s.envVar];
-      if (value === undefined) warnings.push(sensitiveSettingWarning(extensionName, s));
+      if (value === undefined)
+        warnings.push(sensitiveSettingWarning(extensionName, s, found.keychainFile));
       else source = 'environment';
     }
     if (value !== undefined) values[s.envVar] = value;
@@ -73,12 +127,17 @@ export function resolveSettings(
   return { resolved, values, warnings };
 }
 
-/** The report for a sensitive setting with no value: the OS keychain gemini-cli uses is not read. */
-function sensitiveSettingWarning(extensionName: string, setting: ExtensionSetting): string {
+/** The report for a sensitive setting with no value anywhere the SDK looks. */
+function sensitiveSettingWarning(
+  extensionName: string,
+  setting: ExtensionSetting,
+  file: string,
+): string {
   return (
     `Extension "${extensionName}": the sensitive setting "${setting.name}" (${setting.envVar}) has no value. ` +
-    `gemini-cli keeps sensitive values in the OS keychain, which gemini-agent-sdk does not read yet: set ` +
-    `${setting.envVar} in the environment.`
+    `gemini-agent-sdk reads sensitive values from gemini-cli's keychain file (${file}), ` +
+    `not from the OS keychain: store it there with "GEMINI_FORCE_FILE_STORAGE=true gemini extensions config ` +
+    `${extensionName} ${setting.envVar}", or set ${setting.envVar} in the environment.`
   );
 }
 

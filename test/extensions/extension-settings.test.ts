@@ -1,7 +1,7 @@
 /**
  * Extension settings (`settings` in gemini-extension.json) as gemini-cli 0.61 resolves them: `.env` values (the
- * workspace's over the extension's), an empty value counting as set, sensitive values (gemini-cli's keychain, taken
- * from the environment here or reported), the values in MCP servers and command hooks, and the missing-settings
+ * workspace's over the extension's), an empty value counting as set, sensitive values (gemini-cli's keychain file: see
+ * file-keychain.test.ts; else the environment, else reported), the values in MCP servers and command hooks, and the missing-settings
  * warning after an install or update (gemini 0.61's text, recorded from `gemini extensions install --skip-settings`).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -108,7 +108,7 @@ describe('settings values', () => {
     expect(ext.warnings).toEqual([]);
   });
 
-  it('a sensitive value found nowhere is reported as not supported yet, and the extension still loads', () => {
+  it('a sensitive value found nowhere is reported, and the extension still loads', () => {
     const dir = join(extensionsDir, 'needs-key');
     writeExtension(dir);
     write(join(dir, '.env'), 'NK_API_KEY=k1\n');
@@ -119,8 +119,11 @@ describe('settings values', () => {
       config: { command: 'echo ${NK_TOKEN} k1' },
     });
     expect(ext.warnings).toEqual([
-      'Extension "needs-key": the sensitive setting "Token" (NK_TOKEN) has no value. gemini-cli keeps sensitive ' +
-        'values in the OS keychain, which gemini-agent-sdk does not read yet: set NK_TOKEN in the environment.',
+      'Extension "needs-key": the sensitive setting "Token" (NK_TOKEN) has no value. gemini-agent-sdk reads ' +
+        `sensitive values from gemini-cli's keychain file (${join(home, '.gemini', 'gemini-credentials.json')}), ` +
+        'not from the OS ' +
+        'keychain: store it there with "GEMINI_FORCE_FILE_STORAGE=true gemini extensions config needs-key NK_TOKEN", ' +
+        'or set NK_TOKEN in the environment.',
     ]);
     // experimental.extensionConfig: false reads no settings at all, so there is nothing to report.
     expect(loadExtensionDir(dir, context({ settingsEnabled: false })).warnings).toEqual([]);
