@@ -73,7 +73,9 @@ export async function runRepl(
   rl.on('close', () => {
     closed = true;
   });
-  // Ctrl-C: cancels the running turn, else ends the REPL (on a terminal, first clears a half-typed line).
+  // Ctrl-C: cancels the running turn, else ends the REPL (on a terminal, first clears a half-typed line). Lines
+  // already read stay unrun once it ended the REPL.
+  let ended = false;
   let cancelTurn: (() => void) | undefined;
   const interrupt = (): void => {
     if (cancelTurn !== undefined) return cancelTurn();
@@ -81,6 +83,7 @@ export async function runRepl(
       rl.write(null, { ctrl: true, name: 'u' });
       return;
     }
+    ended = true;
     rl.close();
   };
   rl.on('SIGINT', interrupt);
@@ -105,7 +108,8 @@ export async function runRepl(
     idleOff = undefined;
   };
   const totals = noTotals();
-  const turn = async (prompt: string): Promise<void> => {
+  /** Runs one turn; true when a Ctrl-C came after its work was done (then it is the idle prompt's). */
+  const turn = async (prompt: string): Promise<boolean> => {
     busy();
     const result = await runTurn(session, options, prompt, turnIo);
     if (result.cancelled) {
@@ -122,6 +126,13 @@ export async function runRepl(
       totals.output += model.tokens.candidates;
     }
     totals.tools += stats.tools.totalCalls;
+    return result.lateInterrupt;
+  };
+  /** Back at the prompt; a Ctrl-C that came too late to cancel the turn acts there, as if pressed now. */
+  const afterTurn = (lateInterrupt: boolean): void => {
+    busy();
+    idle();
+    if (lateInterrupt) interrupt();
   };
   const commands = new ReplCommands(agent, options, io, {
     current: () => session,
@@ -136,19 +147,19 @@ export async function runRepl(
 
   try {
     const initial = options.promptInteractive?.trim() ?? '';
-    if (initial !== '') await turn(initial);
-    idle();
-    for (let line = await take(); line !== undefined; line = await take()) {
+    afterTurn(initial !== '' && (await turn(initial)));
+    for (let line = ended ? undefined : await take(); line !== undefined; line = await take()) {
       const text = line.trim();
+      let late = false;
       if (text !== '') {
         if (text.startsWith('/')) {
           if ((await commands.run(text)) === 'quit') break;
         } else {
-          await turn(text);
+          late = await turn(text);
         }
       }
-      busy();
-      idle();
+      afterTurn(late);
+      if (ended) break;
     }
   } finally {
     questions?.detach();

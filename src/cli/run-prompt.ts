@@ -65,6 +65,11 @@ export interface TurnResult {
   writer: OutputWriter;
   /** True when Ctrl-C cancelled the turn. */
   cancelled: boolean;
+  /**
+   * True when a Ctrl-C came after the turn had already done its work (while its last record was saved, or an
+   * AfterAgent hook ran): nothing was cancelled, and the interrupt is the caller's to act on.
+   */
+  lateInterrupt: boolean;
 }
 
 /**
@@ -109,6 +114,8 @@ export async function runTurn(
     // Whether the model call being streamed has printed text (a mid-stream retry replaces it).
     let attemptPrinted = false;
     let paused: BudgetExceededInfo | undefined;
+    // Whether the abort took effect: the loop says so with `user_cancelled` (or the stream throws).
+    let cancelledByStream = false;
     const events: AsyncIterable<ServerGeminiStreamEvent> =
       prompt === undefined
         ? session.resumeTurn(controller.signal)
@@ -136,8 +143,9 @@ export async function runTurn(
       if (event.type === 'max_session_turns') turnLimitReached = true;
       if (event.type === 'context_window_will_overflow') overflow = event.value;
       if (event.type === 'budget_exceeded') paused = event.value;
+      if (event.type === 'user_cancelled') cancelledByStream = true;
     }
-    if (controller.signal.aborted) throw cancelled(session.id);
+    if (cancelledByStream) throw cancelled(session.id);
     if (turnLimitReached) throw new TurnLimitError(options.maxTurns, session.id);
     if (overflow !== undefined) {
       const { estimatedRequestTokenCount: estimated, remainingTokenCount: remaining } = overflow;
@@ -154,7 +162,15 @@ export async function runTurn(
     stopListening();
     progress?.end();
   }
-  return { exitCode, outcome, writer, cancelled: controller.signal.aborted };
+  const interrupted = controller.signal.aborted;
+  const wasCancelled = interrupted && exitCode === ExitCode.Cancelled;
+  return {
+    exitCode,
+    outcome,
+    writer,
+    cancelled: wasCancelled,
+    lateInterrupt: interrupted && !wasCancelled,
+  };
 }
 
 /**

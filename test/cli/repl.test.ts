@@ -1,4 +1,6 @@
 import type { GenerateContentResponse } from '@google/genai';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGeminiServer } from '../../src/testing/index.js';
 import { buildTurns } from '../parity/reference.js';
@@ -214,5 +216,36 @@ describe('gemini-agent -i and Ctrl-C', () => {
     } finally {
       await slow.close();
     }
+  });
+  it('a Ctrl-C after the turn did its work (during its AfterAgent hook) ends the REPL: nothing is cancelled', async () => {
+    // The hook interrupts the CLI while the turn, its answer given, is still ending.
+    await mkdir(join(project.home, '.gemini'), { recursive: true });
+    await writeFile(
+      join(project.home, '.gemini', 'settings.json'),
+      JSON.stringify({
+        hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'kill -INT $PPID' }] }] },
+      }),
+    );
+    const child = spawnCli(['-i'], { cwd: project.cwd, env, openStdin: true });
+    const done = finished(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdin?.write('First.\n');
+    // The REPL ends by itself, with stdin still open: the Ctrl-C acted at the prompt.
+    const ended = await eventually(
+      () => /Session \S+ saved/.test(stderr) || stderr.includes('Cancelled.'),
+      'the end',
+      20_000,
+    ).then(
+      () => true,
+      () => false,
+    );
+    child.stdin?.end();
+    const result = await done;
+    expect(ended).toBe(true);
+    expect(result.stderr).not.toContain('Cancelled.');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('One.');
+    expect(server.requests).toHaveLength(1);
   });
 });
