@@ -72,6 +72,11 @@ export class ConversationBuilder {
     }
   }
 
+  /** Applies `{"$set": {"lastUpdated": value}}` (what {@link apply} does with it, without building the record). */
+  setLastUpdated(value: string): void {
+    this.metadata['lastUpdated'] = value;
+  }
+
   /**
    * Adds messages that already are {@link MessageRecord}s (a folded session's, as {@link result} returns them)
    * without validating them again: each is upserted by id, as {@link apply} would. Kept by reference — session
@@ -150,13 +155,58 @@ export function parseLegacySessionText(text: string): Conversation | undefined {
   return builder.result();
 }
 
+/** The common per-turn `$set` line, recognised without `JSON.parse` (see {@link lastUpdatedOf}). */
+const SET_LAST_UPDATED_HEAD = '{"$set":{"lastUpdated":"';
+const SET_LAST_UPDATED_TAIL = '"}}';
+
+/**
+ * The value of a line that is exactly `{"$set":{"lastUpdated":"<value>"}}` with a value holding no `"`, no `\\`
+ * and no control character — a line `JSON.parse` reads as that one string, unchanged. Undefined for any other line
+ * (it is parsed as JSON). A session writes one such line per message: nearly half of a long session's lines.
+ */
+function lastUpdatedOf(line: string): string | undefined {
+  const end = line.length - SET_LAST_UPDATED_TAIL.length;
+  if (end < SET_LAST_UPDATED_HEAD.length || !line.startsWith(SET_LAST_UPDATED_HEAD))
+    return undefined;
+  if (!line.endsWith(SET_LAST_UPDATED_TAIL)) return undefined;
+  for (let i = SET_LAST_UPDATED_HEAD.length; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return undefined;
+  }
+  return line.slice(SET_LAST_UPDATED_HEAD.length, end);
+}
+
+/** A parsed line that would be folded as a message (gemini-cli's detection: no string `$rewindTo`, a string `id`). */
+function messageIdOf(json: unknown): string | undefined {
+  if (!isObject(json) || typeof json['$rewindTo'] === 'string') return undefined;
+  const id = json['id'];
+  return typeof id === 'string' ? id : undefined;
+}
+
 /**
  * Parses the text of a session file in one pass: JSONL records (blank lines skipped, unparsable lines — such as
  * a line torn by a crash — ignored). When no metadata is found, the whole text is tried as a legacy `.json`.
+ *
+ * Consecutive message lines with the same id (gemini-cli and this SDK re-write a model message with its
+ * `toolCalls` once the tools have run) are a run: only the last one that validates is folded, the ones before it
+ * are not checked (no other message is inserted between them, so the message keeps the same place whichever of
+ * them is first valid). Lines in between that change no message (`$set` of `lastUpdated`, unparsable lines) do not
+ * end a run. A replaced line is therefore not counted in `skippedLines` even when it would not validate.
  */
 export function parseSessionText(text: string): ParsedSessionText {
   const builder = new ConversationBuilder();
   let skippedLines = 0;
+  /** The current run of same-id message lines (parsed, not yet validated). */
+  let run: unknown[] = [];
+  let runId: string | undefined;
+  const flushRun = (): void => {
+    for (let k = run.length - 1; k >= 0; k--) {
+      if (builder.apply(run[k])) break;
+      skippedLines++;
+    }
+    run = [];
+    runId = undefined;
+  };
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
@@ -164,7 +214,15 @@ export function parseSessionText(text: string): ParsedSessionText {
     const line = text.slice(start, end);
     start = end + 1;
     // A record line starts with `{`; only other lines need the (allocating) blank-line check.
-    if (line.charCodeAt(0) !== 0x7b && line.trim() === '') continue;
+    if (line.charCodeAt(0) !== 0x7b) {
+      if (line.trim() === '') continue;
+    } else {
+      const lastUpdated = lastUpdatedOf(line);
+      if (lastUpdated !== undefined) {
+        builder.setLastUpdated(lastUpdated);
+        continue;
+      }
+    }
     let json: unknown;
     try {
       json = JSON.parse(line);
@@ -172,8 +230,17 @@ export function parseSessionText(text: string): ParsedSessionText {
       skippedLines++;
       continue;
     }
+    const id = messageIdOf(json);
+    if (id !== undefined) {
+      if (id !== runId) flushRun();
+      run.push(json);
+      runId = id;
+      continue;
+    }
+    flushRun();
     if (!builder.apply(json)) skippedLines++;
   }
+  flushRun();
   const tornTail = text.length > 0 && !text.endsWith('\n');
   const conversation = builder.result();
   if (conversation !== undefined) return { conversation, skippedLines, tornTail, legacy: false };
