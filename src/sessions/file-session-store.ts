@@ -24,6 +24,7 @@ import {
   projectHash,
   sanitizeFilenamePart,
   sessionFileName,
+  sessionShortId,
   slugifyProjectName,
   validateSessionId,
 } from './session-paths.js';
@@ -178,7 +179,8 @@ export class FileSessionStore implements SessionStore {
     const own = this.checkLease(lease);
     const id = own.sessionId;
     const dir = await this.chatsDir();
-    const files = await listSessionFiles(dir);
+    // Only the files whose name carries the id's short form can hold it (findSessionFile without scanAll).
+    const files = await listSessionFiles(dir, sessionShortId(id));
     if ((await findSessionFile(files, id, { scanAll: false })) !== undefined)
       throw sessionExistsError(id, dir);
     const metadata: SessionMetadataRecord = {

@@ -30,8 +30,15 @@ function isSessionFileName(name: string): boolean {
   );
 }
 
-/** The `session-*.json[l]` files directly in `chatsDir`, newest first (empty when the folder does not exist). */
-export async function listSessionFiles(chatsDir: string): Promise<SessionFileRef[]> {
+/**
+ * The `session-*.json[l]` files directly in `chatsDir`, newest first (empty when the folder does not exist). With
+ * `nameIncludes`, only the files whose name contains it (a session's short id): the others are not `stat`ed, so
+ * creating a session in a folder of N sessions costs one `readdir`, not N `stat`s.
+ */
+export async function listSessionFiles(
+  chatsDir: string,
+  nameIncludes?: string,
+): Promise<SessionFileRef[]> {
   let names: string[];
   try {
     names = await readdir(chatsDir);
@@ -40,7 +47,9 @@ export async function listSessionFiles(chatsDir: string): Promise<SessionFileRef
     throw err;
   }
   const refs: SessionFileRef[] = [];
-  for (const name of names.filter(isSessionFileName)) {
+  for (const name of names) {
+    if (!isSessionFileName(name)) continue;
+    if (nameIncludes !== undefined && !name.includes(nameIncludes)) continue;
     const path = join(chatsDir, name);
     const info = await stat(path).catch(() => undefined);
     if (info?.isFile()) refs.push({ path, name, mtimeMs: info.mtimeMs });
