@@ -54,7 +54,15 @@ export async function listSessionFiles(
     const info = await stat(path).catch(() => undefined);
     if (info?.isFile()) refs.push({ path, name, mtimeMs: info.mtimeMs });
   }
-  return refs.sort((a, b) => b.mtimeMs - a.mtimeMs || b.name.localeCompare(a.name));
+  return refs.sort((a, b) => b.mtimeMs - a.mtimeMs || byNameDescending(a.name, b.name));
+}
+
+/**
+ * Tie-break of files with the same modification time (files written in the same clock tick): name descending, by
+ * UTF-16 code units. Not `localeCompare`: its first call loads ICU's collation data, 20–45 ms of a resume.
+ */
+function byNameDescending(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
 }
 
 /** Reads and folds one session file in a single pass (torn or foreign lines skipped). */
