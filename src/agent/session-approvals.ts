@@ -2,6 +2,7 @@ import type { AgentHandle, SessionHandle } from '../core/session-context.js';
 import type { ServerGeminiStreamEvent } from '../events.js';
 import type { LoopStart } from '../loop/loop-types.js';
 import type { SessionApprovalDecision } from '../policy/approvals/approval-resolution.js';
+import { recordVerdicts } from './nested-approvals.js';
 import type { SessionPause } from '../policy/approvals/session-pause.js';
 import type { SessionPolicy } from '../policy/session-policy.js';
 import type { AgentServices } from './agent-services.js';
@@ -41,10 +42,7 @@ export async function approvalsStart(
     now: new Date(),
     approvalTtlMs: services.approvalTtlMs,
   });
-  for (const v of resolution.verdicts) {
-    if (v.undecided) policy.logResolutions([v.request], []);
-    else await policy.recordDecision(v.request, v.decision, v.message, v.scope);
-  }
+  await recordVerdicts(policy, resolution.verdicts);
   const events = resolution.denied.map((value): ServerGeminiStreamEvent => ({
     type: 'tool_call_response',
     value,

@@ -10,7 +10,12 @@ import type { AgentTool } from '../core/agent-tool.js';
 import type { ApprovalMode } from '../core/policy-rule.js';
 import type { SessionContext } from '../core/session-context.js';
 import type { SessionLog } from '../core/session-log.js';
-import type { RunBudget, RunMcpServers, SessionRuntime } from '../core/session-runtime.js';
+import type {
+  NestedApprovals,
+  RunBudget,
+  RunMcpServers,
+  SessionRuntime,
+} from '../core/session-runtime.js';
 import type { SessionHandle, AgentHandle } from '../core/session-context.js';
 import { createSessionContext } from '../core/session-context.js';
 import { addUsage, emptyUsage, type TokenUsage } from '../core/usage.js';
@@ -27,6 +32,7 @@ import type { BudgetExceededInfo, WarningInfo } from '../events.js';
 import { estimateTokens } from '../loop/context-window.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { startRunMcpServers } from './subagent-mcp.js';
+import { createNestedApprovals } from './nested-approvals.js';
 
 /** What {@link createSessionRuntime} builds a session's runtime from. */
 export interface SessionRuntimeParts {
@@ -37,7 +43,7 @@ export interface SessionRuntimeParts {
   /** The session's preamble, once loaded (after the features initialized). */
   preamble(): SessionPreamble | undefined;
   callModel: LoopChains['callModel'];
-  policy: Pick<SessionPolicy, 'offered' | 'mode'>;
+  policy: Pick<SessionPolicy, 'offered' | 'mode' | 'recordDecision' | 'logResolutions'>;
   /** The session's model id now. */
   model(): string;
   /** The session's usage total (added to in place). */
@@ -128,11 +134,19 @@ class AgentSessionRuntime implements SessionRuntime {
     return this.parts.preamble()?.contextParts ?? [];
   }
 
-  openChildLog(childId: string): Promise<SessionLog> {
+  openChildLog(childId: string, options?: { resume?: boolean }): Promise<SessionLog> {
     return this.parts.services.persistence.open(childId, {
-      resume: false,
+      resume: options?.resume === true,
       cwd: this.parts.workspace.cwd,
       parentSessionId: this.parts.session.id,
+    });
+  }
+
+  /** Made when a subagent run holds or resumes (rare): nothing is kept per idle session. */
+  get nestedApprovals(): NestedApprovals {
+    return createNestedApprovals({
+      policy: this.parts.policy,
+      approvalTtlMs: this.parts.services.approvalTtlMs,
     });
   }
 

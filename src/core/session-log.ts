@@ -67,8 +67,9 @@ export interface SessionOpenOptions {
   /** The session's working directory (file stores derive their project folder from it). */
   cwd: string;
   /**
-   * Opens a subagent's conversation inside this session (new only): the file store writes gemini-cli's
-   * `chats/<parentSessionId>/<sessionId>.jsonl` with `kind: "subagent"`; such sessions are not listed.
+   * Opens a subagent's conversation inside this session: the file store writes gemini-cli's
+   * `chats/<parentSessionId>/<sessionId>.jsonl` with `kind: "subagent"`; such sessions are not listed. With
+   * `resume`, the subagent's conversation is reopened from there (to continue it once its approvals are decided).
    */
   parentSessionId?: string;
 }

@@ -6,7 +6,13 @@ import type {
   GenerateContentResponseUsageMetadata,
   Part,
 } from '@google/genai';
-import type { BudgetExceededInfo, WarningInfo } from '../events.js';
+import type {
+  ApprovalRequest,
+  BudgetExceededInfo,
+  ToolCallRequestInfo,
+  ToolCallResponseInfo,
+  WarningInfo,
+} from '../events.js';
 import type { AgentTool, ToolResult } from './agent-tool.js';
 import type {
   ModelCall,
@@ -75,9 +81,14 @@ export interface SessionRuntime {
   readonly roots: ReadonlyArray<{ readonly path: string; readonly readOnly: boolean }>;
   /**
    * Opens the log of a nested conversation of this session, new: gemini-cli's `chats/<sessionId>/<childId>.jsonl`
-   * with `kind: "subagent"` in the file store.
+   * with `kind: "subagent"` in the file store. With `resume`, reopens that conversation as stored (its held turn,
+   * if any, as `pausedTurn`).
+   *
+   * @throws SessionNotFoundError (`resume`) when the store has no such conversation in this session.
    */
-  openChildLog(childId: string): Promise<SessionLog>;
+  openChildLog(childId: string, options?: { resume?: boolean }): Promise<SessionLog>;
+  /** Durable approvals of nested runs (`approvals: 'pause'`): their held turns, stored in their own logs. */
+  readonly nestedApprovals: NestedApprovals;
   /**
    * Counts a nested model call in the session's usage, under `source` (the subagent's name), and in the session's
    * budget at `model`'s price (default: the session's model).
@@ -116,6 +127,60 @@ export interface SessionRuntime {
   /** The agent's largest accepted model response, if set. */
   readonly maxResponseBytes: number | undefined;
   readonly streamRetry: RuntimeStreamRetry;
+}
+
+/**
+ * One call of a nested run's model turn held for approvals, in call order: answered already (`done`), or waiting
+ * for a human (`paused`). The loop's tool outcomes have this shape.
+ */
+export type HeldCallOutcome =
+  | { kind: 'done'; response: ToolCallResponseInfo }
+  | {
+      kind: 'paused';
+      paused: {
+        input: { request: ToolCallRequestInfo };
+        tool: AgentTool;
+        args: Record<string, unknown>;
+        approval: ApprovalRequest;
+      };
+    };
+
+/** A nested run's held turn once decided: how its loop continues. */
+export interface NestedResolution {
+  /** Every call in call order: answered (refused now, or before the pause), or approved (`paused`: it runs now). */
+  outcomes: HeldCallOutcome[];
+  /** The approved calls' ids. */
+  allowed: string[];
+  /** The calls refused now, as answered (for `tool_call_response` events). */
+  denied: ToolCallResponseInfo[];
+}
+
+/**
+ * Durable approvals for a nested conversation of the session (a subagent run with `approvals: 'pause'`), on the
+ * session's terms: the held turn is stored in the run's own log, decisions fail closed as `resolveApprovals`
+ * decides the session's own calls, and they are recorded in the session's approval log (`allow_always` as a
+ * session rule).
+ */
+export interface NestedApprovals {
+  /** Stores a held turn in the run's log, durably when it resolves (before the parent announces it). */
+  hold(log: SessionLog, outcomes: readonly HeldCallOutcome[]): Promise<void>;
+  /** The requests waiting in a run's reopened log (empty when none is held). */
+  pending(log: SessionLog): ApprovalRequest[];
+  /**
+   * Decides the held turn of a reopened run log with the human's decisions (`{ callId, decision }`, as
+   * `session.resolveApprovals` takes them), against `history` (the log's) and `tools` (the run's, by name); stores
+   * the decisions in the log before anything runs.
+   *
+   * @throws ConfigurationError when nothing is held there, or for an invalid decision or unknown call id.
+   */
+  resolve(input: {
+    log: SessionLog;
+    /** The run's id (the `prompt_id` of its calls). */
+    runId: string;
+    history: readonly Content[];
+    tools: readonly AgentTool[];
+    decisions: readonly unknown[];
+  }): Promise<NestedResolution>;
 }
 
 /** What one subagent run may spend: `budget.perSubagent` for the run, and what the session's budget has left. */

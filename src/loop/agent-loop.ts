@@ -6,7 +6,7 @@ import {
 } from '../events.js';
 import { linkedAbortController } from '../core/abort.js';
 import { cancelledResponse, errorResponse } from '../tools/tool-response.js';
-import { runToolCalls } from '../tools/tool-scheduler.js';
+import { runToolCalls, waitingApprovals } from '../tools/tool-scheduler.js';
 import { ToolCallLoopDetector } from './loop-detector.js';
 import type { LoopEnvironment, LoopOutcome, LoopStart, PausedTurn } from './loop-types.js';
 import { InvalidStreamError } from '../errors.js';
@@ -64,6 +64,20 @@ export async function* runAgentLoop(
       const resolved = yield* env.pump.pump(
         resolvePausedTurn(env, start.paused, start.decisions, abort),
       );
+      if (resolved.held !== undefined && !abort.aborted && !resolved.fatal) {
+        // A resumed call held again (its subagent waits for another approval): the turn pauses again.
+        for (const o of resolved.held.outcomes) {
+          if (o.kind === 'done' && !emitted.has(o.response.callId))
+            yield { type: 'tool_call_response', value: o.response };
+        }
+        await env.commitPause(resolved.held);
+        paused = true;
+        yield {
+          type: 'approval_required',
+          value: { pending: waitingApprovals(resolved.held.outcomes) },
+        };
+        return { kind: 'paused', paused: resolved.held };
+      }
       yield* commitToolResults(env, resolved.responses, resolved.fatal, emitted);
       if (abort.aborted) {
         yield { type: 'user_cancelled' };
@@ -172,14 +186,12 @@ export async function* runAgentLoop(
           model: env.modelName,
         }),
       );
-      const hasPaused = result.outcomes.some((o) => o.kind === 'paused');
+      const hasPaused = result.outcomes.some((o) => o.kind !== 'done');
       if (hasPaused && !result.cancelled && !result.fatal) {
         for (const o of result.outcomes) {
           if (o.kind === 'done') yield { type: 'tool_call_response', value: o.response };
         }
-        const pending = result.outcomes.flatMap((o) =>
-          o.kind === 'paused' ? [o.paused.approval] : [],
-        );
+        const pending = waitingApprovals(result.outcomes);
         const held: PausedTurn = { outcomes: result.outcomes };
         await env.commitPause(held);
         paused = true;
@@ -188,7 +200,7 @@ export async function* runAgentLoop(
       }
       const responses: ToolCallResponseInfo[] = result.outcomes.map((o) => {
         if (o.kind === 'done') return o.response;
-        const req = o.paused.input.request;
+        const req = o.kind === 'held' ? o.held.input.request : o.paused.input.request;
         return result.cancelled
           ? cancelledResponse(req, 'queued')
           : errorResponse(req, 'Not run: another call of this turn failed.', 'cancelled');

@@ -1,7 +1,7 @@
 import type { ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
-import { ToolExecutionError } from '../errors.js';
+import { InternalError, ToolExecutionError } from '../errors.js';
 import { errorResponse } from '../tools/tool-response.js';
-import { executeOne } from '../tools/tool-scheduler.js';
+import { executeOne, type ExecutedCall, type ToolCallOutcome } from '../tools/tool-scheduler.js';
 import type { ApprovalOutcome, LoopEnvironment, PausedTurn } from './loop-types.js';
 
 /**
@@ -41,7 +41,7 @@ export function abandonedResponses(paused: PausedTurn): ToolCallResponseInfo[] {
     o.kind === 'done'
       ? o.response
       : errorResponse(
-          o.paused.input.request,
+          o.kind === 'held' ? o.held.input.request : o.paused.input.request,
           'The call was not approved before the next message was sent, so it did not run.',
           'cancelled',
         ),
@@ -57,11 +57,16 @@ export async function resolvePausedTurn(
 ): Promise<{
   responses: ToolCallResponseInfo[];
   fatal?: { error: unknown; toolName: string; callId: string };
+  /** Set when an approved call was held again by its tool: the turn, to pause once more. */
+  held?: PausedTurn;
 }> {
   const byId = new Map(decisions.map((d) => [d.callId, d]));
-  const runs = await Promise.all(
-    paused.outcomes.map(async (o) => {
+  const runs: ExecutedCall[] = await Promise.all(
+    paused.outcomes.map(async (o): Promise<ExecutedCall> => {
       if (o.kind === 'done') return { response: o.response };
+      // A held call's work already ran: it is continued through its paused form, never held here.
+      if (o.kind === 'held')
+        throw new InternalError('A held call cannot be resolved before it is decided.');
       const { input, tool, args } = o.paused;
       const decision = byId.get(input.request.callId);
       if (decision?.outcome !== 'allow') {
@@ -93,8 +98,18 @@ export async function resolvePausedTurn(
       );
     }),
   );
-  const firstFatal = runs.findIndex((r) => 'fatal' in r && r.fatal !== undefined);
+  const firstFatal = runs.findIndex((r) => r.fatal !== undefined);
   const responses = runs.map((r) => r.response);
+  if (firstFatal === -1 && runs.some((r) => r.held !== undefined)) {
+    const outcomes = paused.outcomes.map((o, i): ToolCallOutcome => {
+      const run = runs[i] as ExecutedCall;
+      if (run.held === undefined || o.kind !== 'paused')
+        return { kind: 'done', response: run.response };
+      const { input, tool, args } = o.paused;
+      return { kind: 'held', held: { input, tool, args, hold: run.held } };
+    });
+    return { responses, held: { outcomes } };
+  }
   if (firstFatal === -1) return { responses };
   const failed = responses[firstFatal] as ToolCallResponseInfo;
   const run = runs[firstFatal] as { fatal: { error: unknown } };

@@ -13,6 +13,7 @@ import {
 import {
   findAllSessionFiles,
   findSessionFile,
+  findSubagentFile,
   listSessionFiles,
   readSessionFile,
 } from './session-files.js';
@@ -291,10 +292,17 @@ export class FileSessionStore implements SessionStore {
     throwIfAborted(options.signal);
     const own = options.lease === undefined ? undefined : this.checkLease(options.lease, sessionId);
     const { dir, guess } = await this.findChatsDir();
-    const files = dir === undefined ? [] : await listSessionFiles(dir);
-    const found = await findSessionFile(files, sessionId, { scanAll: true });
-    if (found?.read.session === undefined)
-      throw sessionNotFoundError(sessionId, dir ?? guess, files.length === 0);
+    let found: Awaited<ReturnType<typeof findSessionFile>>;
+    if (options.parentSessionId === undefined) {
+      const files = dir === undefined ? [] : await listSessionFiles(dir);
+      found = await findSessionFile(files, sessionId, { scanAll: true });
+      if (found?.read.session === undefined)
+        throw sessionNotFoundError(sessionId, dir ?? guess, files.length === 0);
+    } else {
+      const where = join(dir ?? guess, validateSessionId(options.parentSessionId));
+      found = await findSubagentFile(where, sessionId);
+      if (found?.read.session === undefined) throw sessionNotFoundError(sessionId, where, false);
+    }
     if (own !== undefined && own.path === undefined && !found.read.legacy) {
       // Loaded to be written (resume): the lease remembers the file and the session as read, so the first append
       // finds a file deleted, truncated or replaced since and rewrites it from this fold instead of losing it.

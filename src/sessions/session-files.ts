@@ -2,7 +2,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseSessionText, type ParsedSessionText } from './conversation.js';
 import type { FileIdentity } from './jsonl-appender.js';
-import { SESSION_FILE_PREFIX, sessionShortId } from './session-paths.js';
+import { SESSION_FILE_PREFIX, sanitizeFilenamePart, sessionShortId } from './session-paths.js';
 import type { StoredSession } from './session-store.js';
 import { toStoredSession } from './session-summary.js';
 
@@ -104,6 +104,23 @@ export async function findSessionFile(
     if (read?.session?.metadata.sessionId === sessionId) return { ref, read };
   }
   return undefined;
+}
+
+/**
+ * A subagent's conversation in `dir` (gemini-cli's `chats/<parentSessionId>/`): `<sessionId>.jsonl`, when it is
+ * there and holds that session.
+ */
+export async function findSubagentFile(
+  dir: string,
+  sessionId: string,
+): Promise<{ ref: SessionFileRef; read: ReadSessionFile } | undefined> {
+  const name = `${sanitizeFilenamePart(sessionId)}.jsonl`;
+  const path = join(dir, name);
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isFile() !== true) return undefined;
+  const ref = { path, name, mtimeMs: info.mtimeMs };
+  const read = await readSessionFile(ref).catch(() => undefined);
+  return read?.session?.metadata.sessionId === sessionId ? { ref, read } : undefined;
 }
 
 /** All files of a session (a `.json` legacy file and its `.jsonl` migration may both exist). */

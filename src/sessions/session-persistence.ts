@@ -163,7 +163,12 @@ export function createStorePersistence(options: StorePersistenceOptions): StoreS
         await fresh.finishTurn();
         return fresh;
       }
-      const stored = await store.load(sessionId, { lease });
+      const stored = await store.load(sessionId, {
+        lease,
+        ...(openOptions.parentSessionId === undefined
+          ? {}
+          : { parentSessionId: openOptions.parentSessionId }),
+      });
       const rebuilt = rebuildHistory(stored.messages);
       const last = stored.messages.at(-1);
       const state: RecordWriterState = {

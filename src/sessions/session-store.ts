@@ -106,6 +106,12 @@ export interface StoreLoadOptions extends StoreReadOptions {
    * between and repair it from what was loaded (the file store does).
    */
   lease?: SessionLease;
+  /**
+   * Set when the session is a subagent's conversation inside that session (reopened to continue it after its
+   * approvals were decided): the file store reads `chats/<parentSessionId>/<sessionId>.jsonl`. Stores that find
+   * sessions by id alone may ignore it.
+   */
+  parentSessionId?: string;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { linkedAbortController, raceAbort } from '../core/abort.js';
 import type { AgentTool, ToolResult } from '../core/agent-tool.js';
 import type { ToolCheck, ToolDecision, ToolRun } from '../core/interceptors.js';
+import { ToolCallHeld, type ToolHold } from '../core/held-call.js';
 import type { SessionContext } from '../core/session-context.js';
 import type { ApprovalRequest, ServerGeminiStreamEvent, ToolCallResponseInfo } from '../events.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -65,9 +66,27 @@ export interface PausedToolCall {
   approval: ApprovalRequest;
 }
 
-/** Outcome of one call: answered, or paused for approval. */
+/** A call whose tool ran and holds it for approvals inside it ({@link ToolCallHeld}: a subagent's calls). */
+export interface HeldToolCall {
+  input: ToolCallInput;
+  tool: AgentTool;
+  args: Record<string, unknown>;
+  hold: ToolHold;
+}
+
+/** Outcome of one call: answered, paused for approval, or held by its tool for approvals inside it. */
 export type ToolCallOutcome =
-  { kind: 'done'; response: ToolCallResponseInfo } | { kind: 'paused'; paused: PausedToolCall };
+  | { kind: 'done'; response: ToolCallResponseInfo }
+  | { kind: 'paused'; paused: PausedToolCall }
+  | { kind: 'held'; held: HeldToolCall };
+
+/** The approval requests a tool turn waits for, in call order (a held call's inner requests in its place). */
+export function waitingApprovals(outcomes: readonly ToolCallOutcome[]): ApprovalRequest[] {
+  return outcomes.flatMap((o) => {
+    if (o.kind === 'paused') return [o.paused.approval];
+    return o.kind === 'held' ? [...o.held.hold.approvals] : [];
+  });
+}
 
 /** Outcome of one scheduler run. */
 export interface ToolSchedulerResult {
@@ -82,6 +101,9 @@ export interface ToolSchedulerResult {
 /** The error message the model gets for a call whose tool threw an error not meant for it. */
 export const HIDDEN_FAILURE_MESSAGE =
   'The tool failed with an internal error. The details were not shared with the model.';
+
+/** The answer of a held call that cannot stay held (another call of its turn failed): it did not finish. */
+const HELD_PLACEHOLDER = 'Not finished: the call was waiting for approvals inside it.';
 
 class ToolTimeout extends Error {}
 
@@ -166,7 +188,10 @@ export async function runToolCalls(options: ToolSchedulerOptions): Promise<ToolS
         { ...options, registry: () => registry },
         logger,
       );
-      outcomes[index] = { kind: 'done', response: run.response };
+      outcomes[index] =
+        run.held === undefined
+          ? { kind: 'done', response: run.response }
+          : { kind: 'held', held: { input, tool, args, hold: run.held } };
       if (run.fatal !== undefined) fatals.push({ index, error: run.fatal.error });
     }),
   );
@@ -200,9 +225,19 @@ export async function executeOne(
     registry: () => ToolRegistry | Promise<ToolRegistry>;
   },
   logger: Logger = silentLogger,
-): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
+): Promise<ExecutedCall> {
   const run = await executeUnlabelled(input, tool, args, options, logger);
   return { ...run, response: withToolDisplay(run.response, tool, args) };
+}
+
+/**
+ * One call run: its response, the error when its tool threw one not meant for the model, or — when the tool held
+ * the call for approvals inside it — the hold (the response is then a placeholder, never sent).
+ */
+export interface ExecutedCall {
+  response: ToolCallResponseInfo;
+  fatal?: { error: unknown };
+  held?: ToolHold;
 }
 
 async function executeUnlabelled(
@@ -211,7 +246,7 @@ async function executeUnlabelled(
   args: Record<string, unknown>,
   options: Parameters<typeof executeOne>[3],
   logger: Logger,
-): Promise<{ response: ToolCallResponseInfo; fatal?: { error: unknown } }> {
+): Promise<ExecutedCall> {
   const { request } = input;
   const { controller, dispose } = linkedAbortController(options.signal);
   const timeoutMs = options.timeoutMs;
@@ -248,6 +283,10 @@ async function executeUnlabelled(
         return { response: errorResponse(request, message, 'timeout', elapsed()) };
       }
       return { response: cancelledResponse(request, 'running', elapsed()) };
+    }
+    if (error instanceof ToolCallHeld) {
+      const response = errorResponse(request, HELD_PLACEHOLDER, 'held', elapsed());
+      return { response, held: error.hold };
     }
     if (error instanceof ModelVisibleError) {
       return { response: errorResponse(request, error.message, 'execution_failed', elapsed()) };

@@ -16,7 +16,13 @@ import {
 import type { ToolCallOutcome } from '../../tools/tool-scheduler.js';
 import { errorResponse } from '../../tools/tool-response.js';
 import type { AgentTool } from '../../core/agent-tool.js';
-import { heldCallRequest, type PausedCall, type PausedTurnRecord } from './paused-turn.js';
+import {
+  heldCallRequest,
+  heldToolRequest,
+  type PausedCall,
+  type PausedTurnRecord,
+} from './paused-turn.js';
+import { isResumableTool } from '../../core/held-call.js';
 
 /**
  * One decision passed to `session.resolveApprovals()`: `{ callId, decision }` where `decision` is `'allow'`,
@@ -83,6 +89,60 @@ function decide(
   return { tool };
 }
 
+function decisionCallId(decision: SessionApprovalDecision): string {
+  const callId = (decision as { callId?: unknown } | null)?.callId;
+  return typeof callId === 'string' ? callId : '';
+}
+
+/**
+ * A held call's part of the resolution: its tool continues it with the decisions of its inner requests (a
+ * subagent decides them against its own transcript), or — its tool or call gone — it is refused.
+ */
+function resumeHeldCall(
+  call: Extract<PausedCall, { state: 'held' }>,
+  decisions: readonly SessionApprovalDecision[],
+  input: ResolvePauseInput,
+): {
+  outcome: ToolCallOutcome;
+  decided: PausedCall;
+  verdicts: PauseResolution['verdicts'];
+} {
+  const model = input.calls.get(call.callId);
+  const request = heldToolRequest(call, model, input.sessionId);
+  const tool = input.toolFor(request.name);
+  const { state: _held, ...fields } = call;
+  if (model === undefined || !isResumableTool(tool)) {
+    const message =
+      model === undefined
+        ? 'Tool execution denied: the call is no longer part of the conversation.'
+        : `Tool execution denied: the tool "${request.name}" is no longer available.`;
+    const response = errorResponse(request, message, 'policy_violation');
+    return {
+      outcome: { kind: 'done', response },
+      decided: { state: 'done', response },
+      verdicts: call.requests.map((r) => ({ request: r, decision: 'deny', message })),
+    };
+  }
+  const state = call.data;
+  const resumer: AgentTool = {
+    ...tool,
+    execute: (args, ctx, info) => tool.resumeHeld({ state, decisions }, args, ctx, info),
+  };
+  return {
+    outcome: {
+      kind: 'paused',
+      paused: {
+        input: { request },
+        tool: resumer,
+        args: request.args,
+        approval: call.requests[0] as ApprovalRequest,
+      },
+    },
+    decided: { state: 'resuming', ...fields },
+    verdicts: [],
+  };
+}
+
 function toResolution(decision: SessionApprovalDecision): ApprovalResolution {
   if (typeof decision === 'object' && decision !== null && 'outcome' in decision) {
     const answer: ApprovalResponse =
@@ -105,6 +165,18 @@ function toResolution(decision: SessionApprovalDecision): ApprovalResolution {
 export function resolvePause(input: ResolvePauseInput): PauseResolution {
   const { record, calls, toolFor, sessionId, now } = input;
   const pending = record.calls.flatMap((c) => (c.state === 'pending' ? [c.approval] : []));
+  // Decisions about a held call's inner requests go to its tool, which decides them where they wait.
+  const innerOwner = new Map<string, string>();
+  for (const c of record.calls) {
+    if (c.state === 'held') for (const r of c.requests) innerOwner.set(r.callId, c.callId);
+  }
+  const innerDecisions = new Map<string, SessionApprovalDecision[]>();
+  const own: SessionApprovalDecision[] = [];
+  for (const d of input.decisions) {
+    const owner = innerOwner.get(decisionCallId(d));
+    if (owner === undefined) own.push(d);
+    else innerDecisions.set(owner, [...(innerDecisions.get(owner) ?? []), d]);
+  }
   const currentArgs = (callId: string): Record<string, unknown> | undefined => {
     const call = calls.get(callId);
     if (call === undefined) return undefined;
@@ -112,26 +184,21 @@ export function resolvePause(input: ResolvePauseInput): PauseResolution {
       input.validatedArgs.get(callId) ?? (call.args as Record<string, unknown> | undefined) ?? {}
     );
   };
-  const result = resolvePendingApprovals(
-    pending,
-    input.decisions.map(toResolution),
-    now.getTime(),
-    {
-      currentArgs,
-      ...(input.approvalTtlMs === undefined ? {} : { approvalTtlMs: input.approvalTtlMs }),
-    },
-  );
+  const result = resolvePendingApprovals(pending, own.map(toResolution), now.getTime(), {
+    currentArgs,
+    ...(input.approvalTtlMs === undefined ? {} : { approvalTtlMs: input.approvalTtlMs }),
+  });
   if (result.unknownIds.length > 0) {
     throw new ConfigurationError(
       `No call with id ${result.unknownIds.map((id) => JSON.stringify(id)).join(', ')} is waiting for approval ` +
-        `in session ${sessionId}. Waiting: ${pending.map((p) => JSON.stringify(p.callId)).join(', ')} ` +
+        `in session ${sessionId}. Waiting: ${[...pending.map((p) => p.callId), ...innerOwner.keys()].map((id) => JSON.stringify(id)).join(', ')} ` +
         '(session.pendingApprovals). Nothing was run or recorded.',
       { code: 'APPROVAL_UNKNOWN_CALL' },
     );
   }
   const byId = new Map<string, ResolvedApproval>(result.results.map((r) => [r.callId, r]));
   const humanMessage = new Map<string, string | undefined>();
-  for (const d of input.decisions.map(toResolution)) {
+  for (const d of own.map(toResolution)) {
     humanMessage.set(d.callId, normalizeApprovalResponse(d.decision).message);
   }
   const verdicts: PauseResolution['verdicts'] = [];
@@ -144,6 +211,15 @@ export function resolvePause(input: ResolvePauseInput): PauseResolution {
     if (call.state === 'done') {
       outcomes.push({ kind: 'done', response: call.response });
       decided.push(call);
+      continue;
+    }
+    if (call.state === 'held') {
+      const held = resumeHeldCall(call, innerDecisions.get(call.callId) ?? [], input);
+      outcomes.push(held.outcome);
+      decided.push(held.decided);
+      verdicts.push(...held.verdicts);
+      if (held.outcome.kind === 'done') denied.push(held.outcome.response);
+      else allowed.push({ callId: call.callId, outcome: 'allow' });
       continue;
     }
     if (call.state !== 'pending') {

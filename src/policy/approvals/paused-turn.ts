@@ -36,6 +36,24 @@ export const StoredToolResponse = z.object({
 /** A call's response as stored in a paused turn. */
 export type StoredToolResponse = z.infer<typeof StoredToolResponse>;
 
+const Request = z.custom<ApprovalRequest>(
+  (value) =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ApprovalRequest).callId === 'string',
+  'expected an approval request',
+);
+
+/** A call whose tool holds it for approvals inside it (a subagent's), as stored: `held`, then `resuming`. */
+const HeldCallFields = {
+  callId: z.string().min(1),
+  toolName: z.string().min(1),
+  /** The inner requests the human decides (their call ids are the inner calls'). */
+  requests: z.array(Request).min(1),
+  /** What the tool needs to continue (`ToolHold.state`). */
+  data: z.record(z.string(), z.unknown()),
+};
+
 /**
  * One call of a paused model turn, in call order:
  * - `done`: answered before the pause (it ran, or was refused), response kept until the turn resumes;
@@ -52,6 +70,9 @@ export const PausedCall = z.discriminatedUnion('state', [
     approval: PendingApproval,
     response: StoredToolResponse,
   }),
+  // Held by its tool (its inner requests wait), then decided: its tool continues it (`resumeHeld`).
+  z.object({ state: z.literal('held'), ...HeldCallFields }),
+  z.object({ state: z.literal('resuming'), ...HeldCallFields }),
 ]);
 /** One call of a paused model turn. */
 export type PausedCall = z.infer<typeof PausedCall>;
@@ -73,14 +94,23 @@ export function pausedTurnRecord(paused: PausedTurn, now: Date): PausedTurnRecor
   return {
     version: PAUSED_TURN_VERSION,
     pausedAt: now.toISOString(),
-    calls: paused.outcomes.map((o): PausedCall =>
-      o.kind === 'done'
-        ? { state: 'done', response: o.response }
-        : {
-            state: 'pending',
-            approval: createPendingApproval(o.paused.approval, now.getTime()),
-          },
-    ),
+    calls: paused.outcomes.map((o): PausedCall => {
+      if (o.kind === 'done') return { state: 'done', response: o.response };
+      if (o.kind === 'held') {
+        const { request } = o.held.input;
+        return {
+          state: 'held',
+          callId: request.callId,
+          toolName: request.name,
+          requests: [...o.held.hold.approvals],
+          data: { ...o.held.hold.state },
+        };
+      }
+      return {
+        state: 'pending',
+        approval: createPendingApproval(o.paused.approval, now.getTime()),
+      };
+    }),
   };
 }
 
@@ -92,7 +122,10 @@ export function parsePausedTurn(data: unknown): PausedTurnRecord | undefined {
 
 /** What the human is asked about: the calls still waiting, in call order. */
 export function pendingRequests(record: PausedTurnRecord): ApprovalRequest[] {
-  return record.calls.flatMap((c) => (c.state === 'pending' ? [c.approval.request] : []));
+  return record.calls.flatMap((c) => {
+    if (c.state === 'pending') return [c.approval.request];
+    return c.state === 'held' ? c.requests : [];
+  });
 }
 
 /** The function calls of the last model turn of a history, by call id. */
@@ -112,10 +145,23 @@ export function heldCallRequest(
   call: FunctionCall | undefined,
   sessionId: string,
 ): ToolCallRequestInfo {
+  return heldToolRequest(approval, call, sessionId, approval.request.args);
+}
+
+/**
+ * The `tool_call_request` value of a call held for approvals (by the policy, or by its tool): its name and
+ * arguments as the model sent them, else as stored (`args`).
+ */
+export function heldToolRequest(
+  held: { callId: string; toolName: string },
+  call: FunctionCall | undefined,
+  sessionId: string,
+  args: Record<string, unknown> = {},
+): ToolCallRequestInfo {
   return {
-    callId: approval.callId,
-    name: call?.name ?? approval.toolName,
-    args: (call?.args as Record<string, unknown> | undefined) ?? approval.request.args,
+    callId: held.callId,
+    name: call?.name ?? held.toolName,
+    args: (call?.args as Record<string, unknown> | undefined) ?? args,
     isClientInitiated: false,
     prompt_id: sessionId,
   };
@@ -137,8 +183,11 @@ export function closingResponses(
 ): ToolCallResponseInfo[] {
   return record.calls.map((c) => {
     if (c.state === 'done' || c.state === 'denied') return c.response;
-    const request = heldCallRequest(c.approval, calls.get(c.approval.callId), sessionId);
-    return c.state === 'allowed'
+    const request =
+      c.state === 'held' || c.state === 'resuming'
+        ? heldToolRequest(c, calls.get(c.callId), sessionId)
+        : heldCallRequest(c.approval, calls.get(c.approval.callId), sessionId);
+    return c.state === 'allowed' || c.state === 'resuming'
       ? errorResponse(request, interruptedToolMessage(request.name), 'interrupted')
       : errorResponse(request, NOT_APPROVED_MESSAGE, 'cancelled');
   });

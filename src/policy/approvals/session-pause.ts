@@ -118,6 +118,7 @@ export class SessionPause {
     const liveTools = new Map<string, AgentTool>();
     for (const o of live?.outcomes ?? []) {
       if (o.kind === 'paused') liveTools.set(o.paused.input.request.name, o.paused.tool);
+      if (o.kind === 'held') liveTools.set(o.held.input.request.name, o.held.tool);
     }
     const tools =
       live === undefined ? new Map((await context.loadTools()).map((t) => [t.name, t])) : liveTools;
