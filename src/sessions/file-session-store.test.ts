@@ -17,8 +17,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionLogEntry } from '../core/session-log.js';
 import { parseSessionText } from './conversation.js';
 import { FileSessionStore } from './file-session-store.js';
-import { listSessionFiles } from './session-files.js';
-import { SessionExistsError } from './store-errors.js';
 import { classifyRecord, type MessageRecord } from './records.js';
 import { createFilePersistence } from './session-persistence.js';
 import { recordsToHistory } from './history-from-records.js';
@@ -117,33 +115,6 @@ describe('FileSessionStore: gemini-cli layout and rules', () => {
     expect(await readdir(join(gemini, 'tmp', 'my-project', 'chats'))).toEqual([
       'session-2026-11-30T22-49-my-custo.jsonl',
     ]);
-  });
-
-  it('creating a session looks only at the files named with its short id (any minute), and refuses a stored one', async () => {
-    const root = join(home, 'work', 'p');
-    let minute = 0;
-    const persistence = createFilePersistence({
-      env: { GEMINI_CLI_HOME: home },
-      now: () => new Date(Date.UTC(2026, 10, 30, 22, minute++)),
-    });
-    for (const id of ['aaaa1111-1', 'bbbb2222-1']) {
-      await (await persistence.open(id, { resume: false, cwd: root })).close();
-    }
-    const dir = await new FileSessionStore({ home, projectRoot: root }).chatsDir();
-    expect((await listSessionFiles(dir, 'aaaa1111')).map((f) => f.name)).toEqual([
-      'session-2026-11-30T22-00-aaaa1111.jsonl',
-    ]);
-    expect((await listSessionFiles(dir)).map((f) => f.name)).toEqual([
-      'session-2026-11-30T22-01-bbbb2222.jsonl',
-      'session-2026-11-30T22-00-aaaa1111.jsonl',
-    ]);
-    // The stored session is found in another minute's file and is not replaced.
-    await expect(persistence.open('aaaa1111-1', { resume: false, cwd: root })).rejects.toThrow(
-      SessionExistsError,
-    );
-    // Same short id, another session: a file of its own, in the next free minute.
-    await (await persistence.open('aaaa1111-2', { resume: false, cwd: root })).close();
-    expect((await listSessionFiles(dir, 'aaaa1111')).length).toBe(2);
   });
 
   it('gives colliding project names -1, -2 and keeps a project on its slug', async () => {

@@ -16,6 +16,7 @@ import {
   findSubagentFile,
   listSessionFiles,
   readSessionFile,
+  SharedFolderListing,
 } from './session-files.js';
 import { FileLease } from './file-lease.js';
 import { writableAppender, type SessionFileWriterContext } from './session-file-writer.js';
@@ -94,6 +95,8 @@ export class FileSessionStore implements SessionStore {
   private readonly fixedChatsDir: string | undefined;
   private chatsDirPromise: Promise<string> | undefined;
   private readonly writer: SessionFileWriterContext;
+  /** The chats folders' listings shared by concurrent creates. */
+  private readonly listings = new Map<string, SharedFolderListing>();
 
   constructor(options: FileSessionStoreOptions = {}) {
     this.projectRoot = options.projectRoot ?? process.cwd();
@@ -152,6 +155,12 @@ export class FileSessionStore implements SessionStore {
     return { dir: slug === undefined ? undefined : guess, guess };
   }
 
+  private listingOf(dir: string): SharedFolderListing {
+    let listing = this.listings.get(dir);
+    if (listing === undefined) this.listings.set(dir, (listing = new SharedFolderListing(dir)));
+    return listing;
+  }
+
   /** File name of a session's lock (sanitized id, plus a hash when sanitizing changed it). */
   private lockPath(chatsDir: string, sessionId: string): string {
     const safe = sanitizeFilenamePart(sessionId);
@@ -181,7 +190,9 @@ export class FileSessionStore implements SessionStore {
     const id = own.sessionId;
     const dir = await this.chatsDir();
     // Only the files whose name carries the id's short form can hold it (findSessionFile without scanAll).
-    const files = await listSessionFiles(dir, sessionShortId(id));
+    const files = await listSessionFiles(dir, sessionShortId(id), () =>
+      this.listingOf(dir).names(),
+    );
     if ((await findSessionFile(files, id, { scanAll: false })) !== undefined)
       throw sessionExistsError(id, dir);
     const metadata: SessionMetadataRecord = {

@@ -30,26 +30,30 @@ function isSessionFileName(name: string): boolean {
   );
 }
 
-/**
- * The `session-*.json[l]` files directly in `chatsDir`, newest first (empty when the folder does not exist). With
- * `nameIncludes`, only the files whose name contains it (a session's short id): the others are not `stat`ed, so
- * creating a session in a folder of N sessions costs one `readdir`, not N `stat`s.
- */
-export async function listSessionFiles(
-  chatsDir: string,
-  nameIncludes?: string,
-): Promise<SessionFileRef[]> {
-  let names: string[];
+/** The names in `dir` (none when it does not exist). */
+async function readNames(dir: string): Promise<string[]> {
   try {
-    names = await readdir(chatsDir);
+    return await readdir(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
+}
+
+/**
+ * The `session-*.json[l]` files directly in `chatsDir`, newest first (empty when the folder does not exist). With
+ * `nameIncludes`, only the files whose name contains it (a session's short id): the others are not `stat`ed.
+ * `names` lists the folder (default: a `readdir` of it; see {@link SharedFolderListing}).
+ */
+export async function listSessionFiles(
+  chatsDir: string,
+  nameIncludes?: string,
+  names: (dir: string) => Promise<readonly string[]> = readNames,
+): Promise<SessionFileRef[]> {
   const refs: SessionFileRef[] = [];
-  for (const name of names) {
-    if (!isSessionFileName(name)) continue;
+  for (const name of await names(chatsDir)) {
     if (nameIncludes !== undefined && !name.includes(nameIncludes)) continue;
+    if (!isSessionFileName(name)) continue;
     const path = join(chatsDir, name);
     const info = await stat(path).catch(() => undefined);
     if (info?.isFile()) refs.push({ path, name, mtimeMs: info.mtimeMs });
@@ -63,6 +67,42 @@ export async function listSessionFiles(
  */
 function byNameDescending(a: string, b: string): number {
   return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/**
+ * A folder's `readdir` shared by concurrent callers. Each caller gets the names of a `readdir` that started after
+ * it asked, so it sees every file created before it asked (a session created under a lease sees every file
+ * written before it took the lease); callers asking while one runs share the next one. N sessions created at
+ * once in a folder of N files cost a few listings instead of N (each O(N)).
+ */
+export class SharedFolderListing {
+  private running: Promise<readonly string[]> | undefined;
+  private queued: Promise<readonly string[]> | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  /** The folder's names, from a `readdir` started after this call (the array is shared: do not change it). */
+  names(): Promise<readonly string[]> {
+    if (this.queued !== undefined) return this.queued;
+    if (this.running === undefined) return this.launch();
+    const settled = (): void => undefined;
+    const queued = this.running.then(settled, settled).then(() => {
+      this.queued = undefined;
+      return this.launch();
+    });
+    this.queued = queued;
+    return queued;
+  }
+
+  private launch(): Promise<readonly string[]> {
+    const run = readNames(this.dir);
+    this.running = run;
+    const clear = (): void => {
+      if (this.running === run) this.running = undefined;
+    };
+    run.then(clear, clear);
+    return run;
+  }
 }
 
 /** Reads and folds one session file in a single pass (torn or foreign lines skipped). */
