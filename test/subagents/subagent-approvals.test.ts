@@ -5,14 +5,24 @@ import { describe, expect, it } from 'vitest';
 import {
   FileSessionStore,
   GeminiCliAgent,
+  MemorySessionStore,
   subagent,
   tool,
   z,
   type ApprovalRequest,
   type ServerGeminiStreamEvent,
+  type SessionStore,
 } from '../../src/index.js';
 import { callTurn, ScriptedModel, textTurn, type ScriptedTurn } from '../../src/testing/index.js';
-import { activities, completeTurn, drain, invokeTurn, lastResponses } from './helpers.js';
+import type { Content, GenerateContentParameters } from '@google/genai';
+import {
+  activities,
+  completeTurn,
+  declaredTools,
+  drain,
+  invokeTurn,
+  lastResponses,
+} from './helpers.js';
 
 const worker = subagent({
   name: 'worker',
@@ -22,7 +32,12 @@ const worker = subagent({
 });
 
 /** `risky` asks a human (a rule); each run is recorded in `runs` with the agent that ran it. */
-function agentWith(model: ScriptedModel, chatsDir: string, runs: string[], label: string) {
+function agentWith(
+  model: ScriptedModel,
+  where: string | SessionStore,
+  runs: string[],
+  label: string,
+) {
   const risky = tool(
     {
       name: 'risky',
@@ -45,7 +60,7 @@ function agentWith(model: ScriptedModel, chatsDir: string, runs: string[], label
     tools: [risky],
     approvals: 'pause',
     policy: { rules: [{ toolName: 'risky', decision: 'ask_user' }] },
-    sessionStore: new FileSessionStore({ chatsDir }),
+    sessionStore: typeof where === 'string' ? new FileSessionStore({ chatsDir: where }) : where,
   });
 }
 
@@ -175,5 +190,97 @@ describe("durable approvals (approvals: 'pause') inside a subagent", () => {
     expect(events.at(-1)?.type).not.toBe('approval_required');
     const history = last.getHistory();
     expect(JSON.stringify(history.at(-2))).toContain("Subagent 'worker' finished.");
+  });
+
+  it('a new prompt instead of a decision answers the held invoke_agent call as not approved', async () => {
+    const chatsDir = mkdtempSync(join(tmpdir(), 'subagent-pause-'));
+    const runs: string[] = [];
+    const model = new ScriptedModel([
+      invokeTurn('worker', 'change a'),
+      callTurn({ name: 'risky', args: { what: 'a' } }),
+      (request) => {
+        // The answer to the held call, the request's filler model turn, then the prompt.
+        const contents = request.contents as Content[];
+        const answer = contents.at(-3)?.parts?.[0]?.functionResponse;
+        expect(answer?.name).toBe('invoke_agent');
+        expect(answer?.response).toEqual({
+          error: 'The call was not approved before the next message was sent, so it did not run.',
+        });
+        return textTurn('fine');
+      },
+    ]);
+    await using agent = agentWith(model, chatsDir, runs, 'one');
+    const session = agent.session();
+    pendingOf(await drain(session.sendStream('go')));
+    await drain(session.sendStream('never mind'));
+    model.assertComplete();
+    expect(runs).toEqual([]);
+    expect(session.pendingApprovals).toEqual([]);
+  });
+
+  it('two subagents waiting in one parent turn: each decision reaches its run', async () => {
+    const chatsDir = mkdtempSync(join(tmpdir(), 'subagent-pause-'));
+    const runs: string[] = [];
+    /** Answers any model call of the turn, in whatever order the two runs make them. */
+    const step = (request: GenerateContentParameters) => {
+      if (declaredTools(request).includes('invoke_agent')) {
+        const texts = (lastResponses(request) as Array<{ output?: string }>).map((r) => r.output);
+        if (texts.length === 0) {
+          return callTurn(
+            { name: 'invoke_agent', args: { agent_name: 'worker', prompt: 'x' } },
+            { name: 'invoke_agent', args: { agent_name: 'worker', prompt: 'y' } },
+          );
+        }
+        expect(texts.sort()).toEqual([
+          "Subagent 'worker' finished.\nTermination Reason: GOAL\nResult:\nx: changed x",
+          "Subagent 'worker' finished.\nTermination Reason: GOAL\nResult:\ny: User denied execution.",
+        ]);
+        return textTurn('both done');
+      }
+      const task = JSON.stringify(request.contents).includes('"text":"x"') ? 'x' : 'y';
+      const [response] = lastResponses(request) as Array<{ output?: string; error?: string }>;
+      if (response === undefined) return callTurn({ name: 'risky', args: { what: task } });
+      return completeTurn({ result: `${task}: ${response.output ?? response.error ?? ''}` });
+    };
+    const model = new ScriptedModel(Array.from({ length: 6 }, () => step));
+    await using agent = agentWith(model, chatsDir, runs, 'one');
+    const session = agent.session();
+    const pending = pendingOf(await drain(session.sendStream('go')));
+    expect(pending.map((p) => p.args['what']).sort()).toEqual(['x', 'y']);
+    const agentIds = new Set(pending.map((p) => p.subagentRun?.agentId));
+    expect(agentIds.size).toBe(2);
+    const x = pending.find((p) => p.args['what'] === 'x');
+    const y = pending.find((p) => p.args['what'] === 'y');
+    await drain(
+      session.resolveApprovals([
+        { callId: x?.callId ?? '', decision: 'allow' },
+        { callId: y?.callId ?? '', decision: 'deny' },
+      ]),
+    );
+    model.assertComplete();
+    expect(runs).toEqual(['one:x']);
+  });
+
+  it('works the same over a MemorySessionStore shared by two agents', async () => {
+    const store = new MemorySessionStore();
+    const runs: string[] = [];
+    const first = agentWith(
+      new ScriptedModel([
+        invokeTurn('worker', 'change a'),
+        callTurn({ name: 'risky', args: { what: 'a' } }),
+      ]),
+      store,
+      runs,
+      'old',
+    );
+    const session = first.session();
+    const [pending] = pendingOf(await drain(session.sendStream('go')));
+    await first.close();
+    const model = new ScriptedModel([completeTurn({ result: 'done' }), expectFinished('done')]);
+    await using second = agentWith(model, store, runs, 'new');
+    const resumed = await second.resumeSession(session.id);
+    await drain(resumed.resolveApprovals([{ callId: pending?.callId ?? '', decision: 'allow' }]));
+    model.assertComplete();
+    expect(runs).toEqual(['new:a']);
   });
 });
