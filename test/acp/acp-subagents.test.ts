@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { subagent } from '../../src/index.js';
@@ -76,5 +76,38 @@ describe('ACP server: subagents', () => {
     );
     expect(parentDone).toBeDefined();
     model.assertComplete();
+  });
+
+  it("a subagent's call that needs approval is asked with session/request_permission, then the run goes on", async () => {
+    const writer = subagent({
+      name: 'writer',
+      description: 'Writes files',
+      instructions: 'Write what you are told.',
+      tools: ['write_file'],
+    });
+    const model = new ScriptedModel([
+      callTurn({
+        name: 'invoke_agent',
+        id: 'p1',
+        args: { agent_name: 'writer', prompt: 'Write out.txt' },
+      }),
+      callTurn({ name: 'write_file', id: 'w1', args: { file_path: 'out.txt', content: 'hi\n' } }),
+      callTurn({ name: 'complete_task', id: 'c1', args: { result: 'written' } }),
+      textTurn('Done.'),
+    ]);
+    const h = await startHarness({
+      cwd: project.cwd,
+      contentGenerator: model,
+      subagents: [writer],
+    });
+    harnesses.push(h);
+    const { sessionId } = await h.newSession();
+    expect((await h.prompt(sessionId, 'Write it')).stopReason).toBe('end_turn');
+    model.assertComplete();
+    expect(h.client.permissionRequests).toHaveLength(1);
+    const [asked] = h.client.permissionRequests;
+    expect(String(asked?.toolCall.toolCallId)).toMatch(/w1$/);
+    expect(asked?.toolCall._meta).toMatchObject({ subagent: { agentName: 'writer' } });
+    expect(await readFile(join(project.cwd, 'out.txt'), 'utf8')).toBe('hi\n');
   });
 });
