@@ -45,6 +45,7 @@ export const ATTR = {
   decidedBy: 'gemini_agent.tool.decided_by',
   approvalWaitMs: 'gemini_agent.tool.approval_wait_ms',
   durationMs: 'gemini_agent.tool.duration_ms',
+  held: 'gemini_agent.tool.held',
 } as const;
 
 /** Span events. */

@@ -9,6 +9,8 @@ export interface ToolSpan {
   decision?: ToolCallDecision;
   /** The MCP server of the tool, when it is an MCP tool. */
   mcpServer?: string;
+  /** Held by its tool for approvals inside it (a subagent's): the turn ends without its answer, not failing. */
+  held?: boolean;
 }
 
 /** What is open for one session while a turn runs. */

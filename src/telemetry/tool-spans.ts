@@ -2,7 +2,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { ToolCheck, ToolDecision, ToolRun } from '../core/interceptors.js';
 import type { ToolResult } from '../core/agent-tool.js';
 import type { ApprovalNotice } from '../core/interceptors.js';
-import type { ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
+import type { ApprovalRequest, ToolCallRequestInfo, ToolCallResponseInfo } from '../events.js';
 import type { TelemetryRecorder } from './telemetry-recorder.js';
 import { ATTR, type ToolCallDecision } from './semconv.js';
 import type { ToolSpan, TurnState } from './session-spans.js';
@@ -188,10 +188,21 @@ export function onToolResponse(
   state.requested.delete(response.callId);
 }
 
+/** `approval_required`: the calls whose subagents wait (their requests name them) are held, not failed. */
+export function onHeldCalls(state: TurnState, pending: readonly ApprovalRequest[]): void {
+  for (const request of pending) {
+    const parent = request.subagentRun?.parentCallId;
+    const entry = parent === undefined ? undefined : state.tools.get(parent);
+    if (entry === undefined) continue;
+    entry.held = true;
+    entry.span.setAttribute(ATTR.held, true);
+  }
+}
+
 /** Ends the spans of calls that got no response in the turn (held for approval, or the turn failed). */
 export function endOpenTools(recorder: TelemetryRecorder, state: TurnState): void {
   for (const entry of state.tools.values()) {
-    if (entry.decision !== 'pause') {
+    if (entry.decision !== 'pause' && entry.held !== true) {
       recorder.failWith(entry.span, 'cancelled', 'The turn ended before the call was answered.');
     }
     entry.span.end();

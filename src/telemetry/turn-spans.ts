@@ -3,7 +3,7 @@ import type { Turn, TurnEvents } from '../core/interceptors.js';
 import type { TelemetryRecorder } from './telemetry-recorder.js';
 import { ATTR, EVENT, providerOf } from './semconv.js';
 import type { TurnState } from './session-spans.js';
-import { endOpenTools, onToolRequest, onToolResponse } from './tool-spans.js';
+import { endOpenTools, onHeldCalls, onToolRequest, onToolResponse } from './tool-spans.js';
 
 /** The text of a prompt's parts, for `gen_ai.input.messages`. */
 function promptMessages(turn: Turn): unknown {
@@ -27,6 +27,9 @@ function observe(
       return;
     case 'tool_call_response':
       onToolResponse(recorder, state, event.value);
+      return;
+    case 'approval_required':
+      onHeldCalls(state, event.value.pending);
       return;
     case 'retry': {
       const v = event.value;

@@ -5,7 +5,13 @@ import {
   TracerProvider,
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace';
-import { GeminiCliAgent, tool, z, type ServerGeminiStreamEvent } from '../../src/index.js';
+import {
+  GeminiCliAgent,
+  subagent,
+  tool,
+  z,
+  type ServerGeminiStreamEvent,
+} from '../../src/index.js';
 import { ScriptedModel, callTurn, textTurn } from '../../src/testing/index.js';
 
 async function drain(
@@ -79,5 +85,37 @@ describe('OpenTelemetry spans of paused approvals', () => {
     });
     for (const call of calls)
       expect(call.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+  });
+
+  it("an invoke_agent call held by its subagent's approval ends its span held, not failed", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new TracerProvider({
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
+    const rec = tool(
+      { name: 'rec', description: 'Records', inputSchema: z.object({}) },
+      () => 'recorded',
+    );
+    await using agent = new GeminiCliAgent({
+      contentGenerator: new ScriptedModel([
+        callTurn({ name: 'invoke_agent', args: { agent_name: 'worker', prompt: 'p' }, id: 'i1' }),
+        callTurn({ name: 'rec', id: 'r1' }),
+      ]),
+      builtinTools: false,
+      persist: false,
+      sessionContext: false,
+      features: [{ name: 'recorder', tools: [rec] }],
+      subagents: [subagent({ name: 'worker', description: 'd', instructions: 'Work.' })],
+      approvals: 'pause',
+      telemetry: { tracerProvider: provider },
+    });
+    const events = await drain(agent.session({ sessionId: 'otel-held' }).sendStream('go'));
+    expect(events.at(-1)?.type).toBe('approval_required');
+    await provider.forceFlush();
+    const [invoke] = exporter
+      .getFinishedSpans()
+      .filter((s) => s.name === 'execute_tool invoke_agent');
+    expect(invoke?.attributes['gemini_agent.tool.held']).toBe(true);
+    expect(invoke?.status.code).not.toBe(2);
   });
 });
