@@ -127,3 +127,23 @@ function escapeRegex(text: string): string {
 export function exactArgPattern(key: string, value: unknown): string {
   return `\\x00${escapeRegex(`${JSON.stringify(key)}:${JSON.stringify(value)}`)}\\x00`;
 }
+
+/** The rule tool name covering one MCP server's tools (`*`: every server's). */
+export function mcpToolPattern(server: string): string {
+  return server === '*' ? 'mcp_*' : `mcp_${server}_*`;
+}
+
+/**
+ * The rule allowing a trusted MCP server's tools (`trust: true`; gemini-cli's "MCP Trusted" rule, 4.2 in the user
+ * tier, not in plan mode), scoped to one subagent when `subagent` is given.
+ */
+export function trustedMcpServerRule(server: string, subagent?: string): PolicyRule {
+  return {
+    toolName: mcpToolPattern(server),
+    mcpName: server,
+    ...(subagent === undefined ? {} : { subagent }),
+    decision: 'allow',
+    priority: 200,
+    modes: ['default', 'auto_edit', 'yolo'],
+  };
+}

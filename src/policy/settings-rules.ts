@@ -1,40 +1,27 @@
 import type { Settings } from '../settings/settings-schema.js';
-import type { ApprovalMode, PolicyRule, PolicySource, RuleOrigin } from '../core/policy-rule.js';
+import {
+  mcpToolPattern,
+  trustedMcpServerRule,
+  type ApprovalMode,
+  type PolicyRule,
+  type PolicySource,
+  type RuleOrigin,
+} from '../core/policy-rule.js';
 
 const SHELL_TOOL = 'run_shell_command';
 /** Legacy names of the shell tool that `tools.*` lists may use. */
 const SHELL_ALIASES = new Set([SHELL_TOOL, 'ShellTool']);
 const NON_PLAN_MODES: ApprovalMode[] = ['default', 'auto_edit', 'yolo'];
 
-/** The settings-derived rules' priorities inside the user tier (gemini-cli: 4.9 … 4.1). */
+/** The settings-derived rules' priorities inside the user tier (gemini-cli: 4.9 … 4.1; 4.2 is {@link trustedMcpServerRule}). */
 const PRIORITY = {
   mcpExcluded: 900,
   toolsExclude: 400,
   confirmationRequired: 350,
   toolsAllowed: 300,
   coreTools: 250,
-  trustedMcpServer: 200,
   allowedMcpServer: 100,
 } as const;
-
-function mcpToolPattern(server: string): string {
-  return server === '*' ? 'mcp_*' : `mcp_${server}_*`;
-}
-
-/**
- * The rule allowing a trusted MCP server's tools (`trust: true`; gemini-cli 4.2 in the user tier, not in plan mode),
- * scoped to one subagent when `subagent` is given.
- */
-export function trustedMcpServerRule(server: string, subagent?: string): PolicyRule {
-  return {
-    toolName: mcpToolPattern(server),
-    mcpName: server,
-    ...(subagent === undefined ? {} : { subagent }),
-    decision: 'allow',
-    priority: PRIORITY.trustedMcpServer,
-    modes: [...NON_PLAN_MODES],
-  };
-}
 
 /** What {@link settingsPolicySources} needs besides the settings. */
 export interface SettingsRulesContext {

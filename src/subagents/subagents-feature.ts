@@ -1,11 +1,15 @@
 import type { Feature } from '../core/feature.js';
-import { SDK_DEFAULT_SOURCE, type PolicyRule, type PolicySource } from '../core/policy-rule.js';
+import {
+  SDK_DEFAULT_SOURCE,
+  trustedMcpServerRule,
+  type PolicyRule,
+  type PolicySource,
+} from '../core/policy-rule.js';
 import type { SessionHandle } from '../core/session-context.js';
 import { INVOKE_AGENT_TOOL_NAME } from '../core/session-runtime.js';
 import { ConfigurationError } from '../errors.js';
 import type { WarningInfo } from '../events.js';
 import type { Logger } from '../logger.js';
-import { trustedMcpServerRule } from '../policy/settings-rules.js';
 import { discoverAgentFiles, type AgentDiscoveryOptions } from './agent-loader.js';
 import { applyAgentOverride, readAgentOverrides } from './agent-overrides.js';
 import { COMPLETE_TASK_TOOL_NAME } from './complete-task-tool.js';
