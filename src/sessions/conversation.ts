@@ -1,4 +1,9 @@
-import { classifyRecord, MessageRecord, SessionMetadataRecord } from './records.js';
+import {
+  classifyRecord,
+  MessageRecord,
+  messageRecordOf,
+  SessionMetadataRecord,
+} from './records.js';
 
 /** A session folded from its records: the merged metadata and the live messages in order. */
 export interface Conversation {
@@ -70,6 +75,17 @@ export class ConversationBuilder {
         return never;
       }
     }
+  }
+
+  /**
+   * Applies a value that {@link classifyRecord} detects as a message (an object without a string `$rewindTo`, with
+   * a string `id`) — what {@link apply} does with it, without the classification. False when it does not validate.
+   */
+  applyMessage(json: object): boolean {
+    const record = messageRecordOf(json);
+    if (record === undefined) return false;
+    this.messages.set(record.id, record);
+    return true;
   }
 
   /** Applies `{"$set": {"lastUpdated": value}}` (what {@link apply} does with it, without building the record). */
@@ -197,11 +213,11 @@ export function parseSessionText(text: string): ParsedSessionText {
   const builder = new ConversationBuilder();
   let skippedLines = 0;
   /** The current run of same-id message lines (parsed, not yet validated). */
-  let run: unknown[] = [];
+  let run: object[] = [];
   let runId: string | undefined;
   const flushRun = (): void => {
     for (let k = run.length - 1; k >= 0; k--) {
-      if (builder.apply(run[k])) break;
+      if (builder.applyMessage(run[k] as object)) break;
       skippedLines++;
     }
     run = [];
@@ -233,7 +249,7 @@ export function parseSessionText(text: string): ParsedSessionText {
     const id = messageIdOf(json);
     if (id !== undefined) {
       if (id !== runId) flushRun();
-      run.push(json);
+      run.push(json as object);
       runId = id;
       continue;
     }

@@ -66,12 +66,6 @@ function isIgnoredUserText(text: string): boolean {
   );
 }
 
-interface Turn {
-  content: Content;
-  messageId: string;
-  toolCalls: ToolCallRecord[] | undefined;
-}
-
 function modelPartsFromCliMessage(msg: MessageRecord): Part[] {
   const content = toParts(msg.content);
   if (content.some((p) => p.functionCall !== undefined || p.thought === true)) return content;
@@ -95,27 +89,24 @@ function ourModelParts(msg: MessageRecord): Part[] {
   return Array.isArray(msg.content) ? toParts(msg.content) : modelPartsFromCliMessage(msg);
 }
 
-/** Maps stored messages to turns (no pairing yet), following gemini-cli's rules for messages it wrote. */
-function messagesToTurns(messages: readonly MessageRecord[]): Turn[] {
-  const turns: Turn[] = [];
-  for (const msg of messages) {
-    const ours = msg.sdkFormat !== undefined;
-    if (msg.type === 'user') {
-      const parts = toParts(msg.content);
-      if (!ours && isIgnoredUserText(verboseText(parts))) continue;
-      turns.push({ content: { role: 'user', parts }, messageId: msg.id, toolCalls: undefined });
-    } else if (msg.type === 'gemini') {
-      const parts = ours ? ourModelParts(msg) : modelPartsFromCliMessage(msg);
-      if (!ours && parts.length === 0) continue;
-      turns.push({
-        content: { role: 'model', parts },
-        messageId: msg.id,
-        toolCalls: msg.toolCalls,
-      });
-    }
-    // info / error / warning messages are display-only.
+/**
+ * The turn a stored message stands for (no pairing yet), following gemini-cli's rules for messages it wrote;
+ * undefined for a message that is not sent to the model.
+ */
+function turnOf(msg: MessageRecord): Content | undefined {
+  const ours = msg.sdkFormat !== undefined;
+  if (msg.type === 'user') {
+    const parts = toParts(msg.content);
+    if (!ours && isIgnoredUserText(verboseText(parts))) return undefined;
+    return { role: 'user', parts };
   }
-  return turns;
+  if (msg.type === 'gemini') {
+    const parts = ours ? ourModelParts(msg) : modelPartsFromCliMessage(msg);
+    if (!ours && parts.length === 0) return undefined;
+    return { role: 'model', parts };
+  }
+  // info / error / warning messages are display-only.
+  return undefined;
 }
 
 function resultToParts(
@@ -152,14 +143,20 @@ interface Pending {
 function matchCall(pending: Pending, response: { id?: string; name?: string }): number {
   const { calls, answered } = pending;
   if (response.id !== undefined) {
-    const byId = calls.findIndex((c, i) => !answered.has(i) && c.id === response.id);
-    if (byId !== -1) return byId;
+    for (let i = 0; i < calls.length; i++) {
+      if (!answered.has(i) && calls[i]?.id === response.id) return i;
+    }
     // A response whose id answers no open call pairs by name only with calls that carry no id.
-    return calls.findIndex(
-      (c, i) => !answered.has(i) && c.id === undefined && c.name === response.name,
-    );
+    for (let i = 0; i < calls.length; i++) {
+      const c = calls[i] as UnansweredCall;
+      if (!answered.has(i) && c.id === undefined && c.name === response.name) return i;
+    }
+    return -1;
   }
-  return calls.findIndex((c, i) => !answered.has(i) && c.name === response.name);
+  for (let i = 0; i < calls.length; i++) {
+    if (!answered.has(i) && calls[i]?.name === response.name) return i;
+  }
+  return -1;
 }
 
 /**
@@ -176,7 +173,6 @@ function matchCall(pending: Pending, response: { id?: string; name?: string }): 
  *   which drops functionCall parts) are dropped, so the result never repeats a response.
  */
 export function rebuildHistory(messages: readonly MessageRecord[]): RebuiltHistory {
-  const turns = messagesToTurns(messages);
   const lastMessageId = messages.at(-1)?.id;
   const out: Content[] = [];
   let pending: Pending | undefined;
@@ -209,48 +205,58 @@ export function rebuildHistory(messages: readonly MessageRecord[]): RebuiltHisto
     }
   };
 
-  for (const turn of turns) {
-    const parts = turn.content.parts ?? [];
-    if (turn.content.role === 'model') {
+  for (const msg of messages) {
+    const content = turnOf(msg);
+    if (content === undefined) continue;
+    const parts = content.parts ?? [];
+    if (content.role === 'model') {
       flush();
-      out.push(turn.content);
-      const calls = parts
-        .filter((p) => p.functionCall !== undefined)
-        .map((p) => ({ id: p.functionCall?.id, name: p.functionCall?.name ?? '' }));
-      if (calls.length > 0) {
+      out.push(content);
+      let calls: UnansweredCall[] | undefined;
+      for (const p of parts) {
+        // `?.`: a stored part may hold `functionCall: null` (kept as a call without id or name, as before).
+        const call = p.functionCall;
+        if (call !== undefined) (calls ??= []).push({ id: call?.id, name: call?.name ?? '' });
+      }
+      if (calls !== undefined) {
         pending = {
           modelIndex: out.length - 1,
-          messageId: turn.messageId,
+          messageId: msg.id,
           calls,
           answered: new Set(),
           responseIndex: undefined,
-          toolCalls: turn.toolCalls,
+          toolCalls: msg.toolCalls,
         };
       }
       continue;
     }
-    if (!parts.some((p) => p.functionResponse !== undefined)) {
-      out.push(turn.content);
+    let responses = 0;
+    for (const p of parts) if (p.functionResponse !== undefined) responses++;
+    if (responses === 0) {
+      out.push(content);
       continue;
     }
-    const kept = parts.filter((p) => {
-      if (p.functionResponse === undefined) return true;
-      if (pending === undefined) return false;
+    // Keeps the parts that are not responses, and the responses that answer an open call (each answers one).
+    const kept: Part[] = [];
+    let keptResponse = false;
+    for (const p of parts) {
+      if (p.functionResponse === undefined) {
+        kept.push(p);
+        continue;
+      }
+      if (pending === undefined) continue;
       const index = matchCall(pending, p.functionResponse);
-      if (index === -1) return false;
+      if (index === -1) continue;
       pending.answered.add(index);
-      return true;
-    });
+      kept.push(p);
+      keptResponse = true;
+    }
     // Every response in this turn was a duplicate or an orphan, and it said nothing else: drop it.
     if (kept.length === 0) continue;
-    if (
-      pending !== undefined &&
-      pending.responseIndex === undefined &&
-      kept.some((p) => p.functionResponse)
-    ) {
+    if (pending !== undefined && pending.responseIndex === undefined && keptResponse) {
       pending.responseIndex = out.length;
     }
-    out.push(kept.length === parts.length ? turn.content : { ...turn.content, parts: kept });
+    out.push(kept.length === parts.length ? content : { ...content, parts: kept });
   }
   flush();
   return { history: out, interruptedTail };

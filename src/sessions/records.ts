@@ -162,6 +162,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * Validates a value that {@link classifyRecord} detects as a message (an object without a string `$rewindTo`, with
+ * a string `id`): the common shapes by hand (`record-fast-path.ts`), anything else with the zod schema.
+ */
+export function messageRecordOf(json: object): MessageRecord | undefined {
+  const fast = fastMessageRecord(json);
+  if (fast !== undefined) return fast as MessageRecord;
+  const parsed = MessageRecord.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/**
  * Classifies one parsed JSON line with gemini-cli's detection order (`$rewindTo` string, then `id` string, then
  * `$set` object, then `sessionId` + `projectHash` strings) and validates it. Returns undefined for a line that is
  * none of these or does not validate (gemini-cli ignores such lines too).
@@ -173,10 +184,8 @@ export function classifyRecord(json: unknown): ClassifiedRecord | undefined {
     return parsed.success ? { kind: 'rewind', record: parsed.data } : undefined;
   }
   if (typeof json['id'] === 'string') {
-    const fast = fastMessageRecord(json);
-    if (fast !== undefined) return { kind: 'message', record: fast as MessageRecord };
-    const parsed = MessageRecord.safeParse(json);
-    return parsed.success ? { kind: 'message', record: parsed.data } : undefined;
+    const record = messageRecordOf(json);
+    return record === undefined ? undefined : { kind: 'message', record };
   }
   if (isObject(json['$set'])) {
     const fast = fastSetRecord(json);
