@@ -212,8 +212,7 @@ export type {
   AgentShellOptions,
   AgentShellResult,
 } from './core/workspace-types.js';
-export { createWorkspace } from './workspace/workspace.js';
-export type { Workspace, WorkspaceOptions } from './workspace/workspace.js';
+export { createWorkspace, type Workspace, type WorkspaceOptions } from './workspace/workspace.js';
 export type { WorkspaceRoot } from './workspace/path-guard.js';
 export type { CommandCheck, CommandDecision } from './workspace/workspace-shell.js';
 
@@ -231,7 +230,7 @@ export type {
   ExtensionDirReference,
   ExtensionReference,
 } from './extensions/extension.js';
-export { ExtensionError } from './extensions/extension-manifest.js';
+export { ExtensionError, type ExtensionSetting } from './extensions/extension-manifest.js';
 export { subagent, Subagent } from './subagents/subagent.js';
 export type { SubagentRunOptions } from './subagents/subagent.js';
 export type {
@@ -241,8 +240,7 @@ export type {
   SubagentTerminateMode,
 } from './subagents/subagent-types.js';
 export type { SubagentInfo, SubagentListing } from './subagents/subagents-feature.js';
-export { loadAgentsFromDirectory } from './subagents/agent-loader.js';
-export type { AgentLoadResult } from './subagents/agent-loader.js';
+export { loadAgentsFromDirectory, type AgentLoadResult } from './subagents/agent-loader.js';
 export { AgentLoadError, parseAgentMarkdown } from './subagents/agent-file.js';
 export type { AgentFileOptions } from './subagents/agent-file.js';
 export type { AgentDirectoryOptions, ExtensionAgentDir } from './subagents/agent-loader.js';
@@ -255,8 +253,10 @@ export type {
 export { ExtensionManager } from './extensions/extension-manager.js';
 export type { AgentExtensionInfo, ExtensionListing } from './agent/agent-extensions.js';
 export type {
+  ConfigureOptions,
   ExtensionManagerOptions,
   ExtensionScope,
+  ExtensionSettingRequest,
   InstallOptions,
   UpdateAllResult,
 } from './extensions/extension-manager.js';

@@ -3,6 +3,8 @@ import { CliUsageError } from './cli-errors.js';
 import type { CliIo } from './cli-io.js';
 import { ExitCode } from './exit-codes.js';
 import { askConsent, LineReader } from './line-reader.js';
+import { extensionListEntry } from './extension-list-entry.js';
+import { canPrompt, confirmQuestion, settingQuestion } from './setting-prompts.js';
 import {
   EXTENSION_TEMPLATES,
   EXTENSION_INSTALL_WARNING,
@@ -10,7 +12,6 @@ import {
   createExtensionFolder,
   loadSettings,
   validateExtensionFolder,
-  type ExtensionInfo,
   type ExtensionUpdateInfo,
 } from './sdk.js';
 
@@ -21,9 +22,11 @@ Manage gemini-cli extensions in ~/.gemini/extensions (the same folders and files
 
 Commands:
   list [-o text|json]                       List the installed extensions and where they are enabled.
-  install <source> [--ref <ref>] [--consent]
+  install <source> [--ref <ref>] [--consent] [--skip-settings]
                                             Install from a local folder or a git URL (cloned with git).
   link <path> [--consent]                   Link a local folder: edits to it are live.
+  config [name] [setting] [--scope user|workspace]
+                                            Set an extension's settings (all of them, or one by name or env var).
   uninstall <name|source>... | --all        Uninstall extensions.
   update <name> | --all [--consent]         Update extensions from their source (git or local folder).
   enable [--scope user|workspace] <name>    Enable an extension (default: everywhere under your home folder).
@@ -36,52 +39,16 @@ Options of install and link:
       --ref <ref>     The git branch, tag or commit to install (git sources).
       --auto-update   Record that the extension should be updated automatically.
       --pre-release   Record that pre-releases may be installed.
+      --skip-settings Do not ask for the extension's settings.
+
+install, link and update ask for the settings on a terminal (not with CI=true); otherwise they say which settings
+have no value. Sensitive values go to gemini-cli's keychain file (~/.gemini/gemini-credentials.json), the others
+to the extension's .env (config --scope workspace: <cwd>/.env).
 `;
 
 function manager(io: CliIo): ExtensionManager {
   const env = { ...(io.env ?? {}) } as NodeJS.ProcessEnv;
   return new ExtensionManager({ cwd: io.cwd, settings: loadSettings({ cwd: io.cwd, env }), env });
-}
-
-/** gemini-cli's `extensions list` entry. */
-export function extensionListEntry(ext: ExtensionInfo): string {
-  const lines = [
-    `${ext.enabledWorkspace ? '✓' : '✗'} ${ext.name} (${ext.version})`,
-    ` ID: ${ext.id}`,
-  ];
-  lines.push(` Path: ${ext.path}`);
-  const meta = ext.installMetadata;
-  if (meta) {
-    lines.push(` Source: ${meta.source} (Type: ${meta.type})`);
-    if (meta.ref) lines.push(` Ref: ${meta.ref}`);
-    if (meta.releaseTag) lines.push(` Release tag: ${meta.releaseTag}`);
-  }
-  lines.push(
-    ` Enabled (User): ${ext.enabledUser}`,
-    ` Enabled (Workspace): ${ext.enabledWorkspace}`,
-  );
-  const section = (title: string, items: string[]) => {
-    if (items.length > 0) lines.push(` ${title}:`, ...items.map((i) => `  ${i}`));
-  };
-  section('Context files', ext.contextFiles);
-  section('MCP servers', ext.mcpServers);
-  section('Excluded tools', ext.excludeTools);
-  section(
-    'Agent skills',
-    ext.skills.map((s) => `${s.name}: ${s.description}`),
-  );
-  section('Agents', ext.agents);
-  section(
-    'Settings',
-    ext.settings.map((s) => {
-      const value = !s.value ? '[not set]' : s.sensitive ? '***' : s.value;
-      const scope = s.scope
-        ? ` (${s.scope === 'workspace' ? 'Workspace' : 'User'}${s.source ? ` - ${s.source}` : ''})`
-        : '';
-      return `${s.name}: ${value}${scope}`;
-    }),
-  );
-  return lines.join('\n');
 }
 
 function parse(
@@ -146,14 +113,17 @@ async function add(io: CliIo, args: readonly string[], link: boolean): Promise<E
   const lines = new LineReader(io.stdin);
   const consent = values['consent'] === true ? () => true : askConsent(io, lines);
   const onWarning = warn(io);
+  const requestSetting =
+    values['skip-settings'] !== true && canPrompt(io) ? settingQuestion(io, lines) : undefined;
   try {
     const m = manager(io);
     const ext = link
-      ? await m.link(source, { consent, onSourceResolved, onWarning })
+      ? await m.link(source, { consent, onSourceResolved, onWarning, requestSetting })
       : await m.install(source, {
           consent,
           onSourceResolved,
           onWarning,
+          requestSetting,
           ...(typeof values['ref'] === 'string' ? { ref: values['ref'] } : {}),
           ...(values['auto-update'] === true ? { autoUpdate: true } : {}),
           ...(values['pre-release'] === true ? { allowPreRelease: true } : {}),
@@ -211,9 +181,41 @@ async function uninstall(io: CliIo, args: readonly string[]): Promise<ExitCode> 
   return code;
 }
 
-/** Prints a warning the manager reports on stderr, as gemini's CLI prints its warning feedback (no prefix). */
+/**
+ * Prints a warning the manager reports on stderr, as gemini's CLI prints its warning feedback (no prefix); the
+ * missing-settings warning names this CLI's `config` command.
+ */
 function warn(io: CliIo): (message: string) => void {
-  return (message) => io.stderr(`${message}\n`);
+  return (message) =>
+    io.stderr(
+      `${message.replace('run "gemini extensions config ', 'run "gemini-agent extensions config ')}\n`,
+    );
+}
+
+async function config(io: CliIo, args: readonly string[]): Promise<ExitCode> {
+  const { values, positionals } = parse(args, { scope: { type: 'string' } });
+  const scope = scopeOf(values['scope']);
+  const [name, setting, extra] = positionals;
+  if (extra !== undefined) {
+    throw new CliUsageError(
+      'Usage: gemini-agent extensions config [name] [setting] [--scope user|workspace]',
+    );
+  }
+  const lines = new LineReader(io.stdin);
+  try {
+    await manager(io).configure(name, {
+      ...(setting !== undefined ? { setting } : {}),
+      ...(scope ? { scope } : {}),
+      requestSetting: settingQuestion(io, lines),
+      confirm: confirmQuestion(io, lines),
+      onMessage: (message) => io.stdout(`${message}\n`),
+    });
+    return ExitCode.Success;
+  } catch (error) {
+    return failed(io, error);
+  } finally {
+    lines.close();
+  }
 }
 
 async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
@@ -235,10 +237,11 @@ async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
   const name = all ? undefined : one(positionals, 'extension name');
   const lines = new LineReader(io.stdin);
   const consent = values['consent'] === true ? () => true : askConsent(io, lines);
+  const requestSetting = canPrompt(io) ? settingQuestion(io, lines) : undefined;
   try {
     const m = manager(io);
     if (name === undefined) {
-      const result = await m.updateAll({ consent, onWarning: warn(io) });
+      const result = await m.updateAll({ consent, onWarning: warn(io), requestSetting });
       for (const { name: failed, error } of result.failed) {
         io.stderr(`Failed to update "${failed}": ${error.message}\n`);
       }
@@ -264,7 +267,7 @@ async function update(io: CliIo, args: readonly string[]): Promise<ExitCode> {
       io.stdout(`Extension "${name}" is already up to date.\n`);
       return ExitCode.Success;
     }
-    const info = await m.update(name, { consent, onWarning: warn(io) });
+    const info = await m.update(name, { consent, onWarning: warn(io), requestSetting });
     io.stdout(
       info.originalVersion === info.updatedVersion
         ? `Extension "${name}" is already up to date.\n`
@@ -349,7 +352,7 @@ function validate(io: CliIo, args: readonly string[]): ExitCode {
 }
 
 /**
- * `gemini-agent extensions list | install | link | uninstall | update | enable | disable | new | validate`, as gemini's
+ * `gemini-agent extensions list | install | link | uninstall | update | enable | disable | new | validate | config`, as gemini's
  * `extensions` commands: the same folders and files, texts and exit codes (1 when an operation fails, 42 for a bad
  * command line).
  */
@@ -380,6 +383,8 @@ export async function extensionsCommand(io: CliIo, args: readonly string[]): Pro
       return create(io, rest);
     case 'validate':
       return validate(io, rest);
+    case 'config':
+      return config(io, rest);
     default:
       throw new CliUsageError(
         `Unknown extensions command "${command}". Run \`gemini-agent extensions --help\` for the commands.`,

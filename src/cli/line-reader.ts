@@ -7,6 +7,8 @@ export class LineReader {
   private ended = false;
   private waiting: ((line: string | undefined) => void) | undefined;
   private started = false;
+  /** Takes the input while a terminal line is read in raw mode (`undefined`: the input ended). */
+  private raw: ((chunk: string | undefined) => void) | undefined;
 
   constructor(private readonly stdin: StdinLike) {}
 
@@ -15,11 +17,13 @@ export class LineReader {
     this.started = true;
     this.stdin.setEncoding('utf8');
     this.stdin.on('data', (chunk) => {
+      if (this.raw) return this.raw(chunk);
       this.buffer += chunk;
       this.flush();
     });
     const end = () => {
       this.ended = true;
+      this.raw?.(undefined);
       this.flush();
     };
     this.stdin.on('end', end);
@@ -49,6 +53,51 @@ export class LineReader {
     return new Promise((resolve) => {
       this.waiting = resolve;
       this.flush();
+    });
+  }
+
+  /**
+   * One line typed on a terminal, read in raw mode: each character is echoed with `echo` (`*` when `hidden`),
+   * Backspace erases one, Enter ends the line. Ctrl-C, Esc, Ctrl-D on an empty line and the end of input cancel
+   * it (undefined). What is typed after Enter stays for the next read.
+   */
+  readTerminalLine(echo: (text: string) => void, hidden: boolean): Promise<string | undefined> {
+    this.start();
+    this.stdin.setRawMode?.(true);
+    return new Promise((resolve) => {
+      let value = '';
+      let finished = false;
+      const done = (result: string | undefined, rest = '') => {
+        finished = true;
+        this.raw = undefined;
+        this.buffer = rest + this.buffer;
+        this.stdin.setRawMode?.(false);
+        echo('\n');
+        resolve(result);
+      };
+      this.raw = (chunk) => {
+        if (chunk === undefined) return done(undefined);
+        // An escape sequence (arrow keys, function keys) is ignored; Esc alone cancels.
+        if (chunk.startsWith('\u001b')) return chunk === '\u001b' ? done(undefined) : undefined;
+        const chars = [...chunk];
+        for (const [i, ch] of chars.entries()) {
+          if (ch === '\r' || ch === '\n') return done(value, chars.slice(i + 1).join(''));
+          if (ch === '\u0003' || (ch === '\u0004' && value === '')) return done(undefined);
+          if (ch === '\u007f' || ch === '\b') {
+            if (value !== '') {
+              value = [...value].slice(0, -1).join('');
+              echo('\b \b');
+            }
+          } else if (ch >= ' ') {
+            value += ch;
+            echo(hidden ? '*' : ch);
+          }
+        }
+      };
+      const typedAhead = this.buffer;
+      this.buffer = '';
+      if (typedAhead !== '') this.raw(typedAhead);
+      if (!finished && this.ended) done(undefined);
     });
   }
 

@@ -1,6 +1,8 @@
 /** The parts of a readable stream the CLI needs to read piped input. */
 export interface StdinLike {
   isTTY?: boolean;
+  /** A terminal's raw mode (keys arrive one by one, unechoed): used to read hidden values. */
+  setRawMode?(mode: boolean): unknown;
   setEncoding(encoding: 'utf8'): unknown;
   on(event: 'data', listener: (chunk: string) => void): unknown;
   on(event: 'end' | 'close', listener: () => void): unknown;

@@ -56,6 +56,7 @@ export type {
   ToolCallRequestInfo,
   ToolCallResponseInfo,
   ExtensionInfo,
+  ExtensionSettingRequest,
   ExtensionUpdateInfo,
   SubagentActivityInfo,
   SubagentInfo,

@@ -10,6 +10,7 @@ import { checkInstallAllowed, extensionSecurity } from './extension-security.js'
 import {
   fetchSource,
   copyExtension,
+  extensionId,
   inferInstallMetadata,
   trustFolder,
   writeInstallMetadata,
@@ -19,8 +20,16 @@ import {
   readExtensionManifest,
   type InstallMetadata,
 } from './extension-manifest.js';
+import {
+  CONFIG_DISABLED,
+  configureExtensions,
+  promptForSettings,
+  type ConfigureOptions,
+  type ExtensionSettingRequest,
+  type SettingsStore,
+} from './extension-config.js';
 import { extensionInfo, type ExtensionInfo } from './extension-info.js';
-import { missingSettingsWarning } from './extension-settings.js';
+import { extensionConfigEnabled, missingSettingsWarning } from './extension-settings.js';
 import { resolveExtensions } from './extension-set.js';
 import {
   checkForExtensionUpdate,
@@ -32,6 +41,8 @@ import {
   updateTarget,
 } from './extension-update.js';
 import type { ResolvedExtension } from './resolved-extension.js';
+
+export type { ConfigureOptions, ExtensionSettingRequest } from './extension-config.js';
 
 /** Options of {@link ExtensionManager}. */
 export interface ExtensionManagerOptions {
@@ -58,6 +69,8 @@ export interface InstallOptions {
   onSourceResolved?: (source: string) => void;
   /** Told gemini-cli's warning when the installed extension has settings without a value. */
   onWarning?: (message: string) => void;
+  /** Asked for each setting once installed (gemini-cli's prompts); without it nothing is asked. */
+  requestSetting?: ExtensionSettingRequest;
 }
 
 /** What {@link ExtensionManager.updateAll} did: the extensions updated, and those whose update failed. */
@@ -101,8 +114,7 @@ export class ExtensionManager {
       workspaceDir: this.options.cwd,
       trusted: this.options.settings.trust.trusted,
       hooksEnabled: merged.hooksConfig?.enabled !== false,
-      settingsEnabled:
-        (merged.experimental as Record<string, unknown> | undefined)?.['extensionConfig'] !== false,
+      settingsEnabled: this.settingsEnabled,
       env: this.env,
       home: this.home,
       security: extensionSecurity(merged),
@@ -148,7 +160,7 @@ export class ExtensionManager {
   /** Links a local folder: only the metadata is written, so edits to the folder are live. */
   link(
     path: string,
-    options: Pick<InstallOptions, 'consent' | 'onSourceResolved' | 'onWarning'> = {},
+    options: Omit<InstallOptions, 'ref' | 'autoUpdate' | 'allowPreRelease'> = {},
   ): Promise<ExtensionInfo> {
     return this.add(path, options, true);
   }
@@ -214,6 +226,10 @@ export class ExtensionManager {
       try {
         if (!link) await copyExtension(from, destination);
         await writeInstallMetadata(destination, metadata);
+        if (options.requestSetting && this.settingsEnabled) {
+          const store = this.store(manifest.name, metadata, 'user');
+          await promptForSettings(store, manifest.settings, options.requestSetting);
+        }
         this.enablement.enable(manifest.name, this.home);
       } catch (error) {
         await rm(destination, { recursive: true, force: true });
@@ -222,7 +238,7 @@ export class ExtensionManager {
       const installed = this.loadInstalled().extensions.find((e) => e.name === manifest.name);
       if (!installed)
         throw new ExtensionError(`Extension "${manifest.name}" was installed but does not load.`);
-      const warning = missingSettingsWarning(installed, this.extensionsDir);
+      const warning = missingSettingsWarning(installed);
       if (warning) options.onWarning?.(warning);
       return await extensionInfo(this.enablement, this.home, this.options.cwd, installed);
     } finally {
@@ -241,8 +257,24 @@ export class ExtensionManager {
     return checkForExtensionUpdate(updateTarget(ext), this.options.cwd);
   }
 
+  /** `experimental.extensionConfig` (default true): settings are read, asked for and configured only then. */
+  private get settingsEnabled(): boolean {
+    return extensionConfigEnabled(this.options.settings.merged);
+  }
+
+  private store(
+    name: string,
+    meta: InstallMetadata | undefined,
+    scope: ExtensionScope,
+  ): SettingsStore {
+    const { extensionsDir, options } = this;
+    return { name, id: extensionId(name, meta), extensionsDir, scope, workspaceDir: options.cwd };
+  }
+
   private updateContext(): UpdateContext {
     return {
+      settingsEnabled: this.settingsEnabled,
+      store: (name, metadata) => this.store(name, metadata, 'user'),
       extensionsDir: this.extensionsDir,
       home: this.home,
       cwd: this.options.cwd,
@@ -331,6 +363,21 @@ export class ExtensionManager {
     await rm(dir, { recursive: true, force: true });
     this.enablement.remove(ext.name);
     return ext.name;
+  }
+
+  /**
+   * gemini-cli's `extensions config [name] [setting]`: asks for one setting, every setting of `name`, or of every
+   * installed extension; sensitive values go to gemini-cli's keychain file, others to the scope's `.env`
+   * (`~/.gemini/extensions/<name>/.env`, or `<cwd>/.env` for `workspace`). See docs/extensions.md.
+   *
+   * @throws ExtensionError gemini-cli's texts (not installed, setting not found, bad name, disabled).
+   */
+  async configure(name: string | undefined, options: ConfigureOptions): Promise<void> {
+    if (!this.settingsEnabled) throw new ExtensionError(CONFIG_DISABLED);
+    const store = (e: ResolvedExtension) =>
+      this.store(e.name, e.installMetadata, options.scope ?? 'user');
+    const installed = this.loadInstalled().extensions;
+    await configureExtensions(installed, name, options, store, this.options.cwd);
   }
 
   /**

@@ -16,7 +16,10 @@ export interface ExtensionSetting {
   name: string;
   description: string;
   envVar: string;
-  /** gemini-cli keeps sensitive values in the OS keychain (not read here; use the environment instead). */
+  /**
+   * The value is a secret: gemini-cli keeps it in a keychain (the SDK reads and writes gemini-cli's keychain file,
+   * see docs/extensions.md), not in `.env`, and asks for it with hidden input.
+   */
   sensitive?: boolean;
 }
 

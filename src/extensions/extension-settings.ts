@@ -48,6 +48,12 @@ export function settingsOf(settings: unknown): ExtensionSetting[] {
   );
 }
 
+/** `experimental.extensionConfig` (default true): whether extension settings are read, asked for and set. */
+export function extensionConfigEnabled(merged: object): boolean {
+  const experimental = (merged as { experimental?: Record<string, unknown> }).experimental;
+  return experimental?.['extensionConfig'] !== false;
+}
+
 /** `~/.gemini/extensions/<name>/.env`, gemini-cli's user-scope settings file. */
 export function userSettingsFile(extensionsDir: string, name: string): string {
   return join(extensionsDir, name, EXTENSION_ENV_FILE);
@@ -136,25 +142,23 @@ function sensitiveSettingWarning(
   return (
     `Extension "${extensionName}": the sensitive setting "${setting.name}" (${setting.envVar}) has no value. ` +
     `gemini-agent-sdk reads sensitive values from gemini-cli's keychain file (${file}), ` +
-    `not from the OS keychain: store it there with "GEMINI_FORCE_FILE_STORAGE=true gemini extensions config ` +
-    `${extensionName} ${setting.envVar}", or set ${setting.envVar} in the environment.`
+    `not from the OS keychain: store it there with "gemini-agent extensions config ${extensionName} ` +
+    `${setting.envVar}", or set ${setting.envVar} in the environment.`
   );
 }
 
 /**
- * gemini-cli 0.61's warning after an install or update when settings have no value (its exact text), followed by
- * where the SDK reads them from; undefined when every setting has a value.
+ * gemini-cli 0.61's warning after an install or update when settings have no value (its exact text); undefined
+ * when every setting has one.
  */
 export function missingSettingsWarning(
   extension: Pick<ResolvedExtension, 'name' | 'resolvedSettings'>,
-  extensionsDir: string,
 ): string | undefined {
   const { name } = extension;
   const missing = extension.resolvedSettings.filter((s) => s.value === undefined);
   if (missing.length === 0) return undefined;
   return (
     `Extension "${name}" has missing settings: ${missing.map((s) => s.name).join(', ')}. ` +
-    `Please run "gemini extensions config ${name} [setting-name]" to configure them. ` +
-    `(gemini-agent reads them from ${userSettingsFile(extensionsDir, name)} as NAME=value lines.)`
+    `Please run "gemini extensions config ${name} [setting-name]" to configure them.`
   );
 }

@@ -14,7 +14,13 @@ import {
   type InstallMetadata,
 } from './extension-manifest.js';
 import type { ResolvedExtension } from './resolved-extension.js';
-import { missingSettingsWarning } from './extension-settings.js';
+import {
+  promptForSettings,
+  scopedSettingsValues,
+  type ExtensionSettingRequest,
+  type SettingsStore,
+} from './extension-config.js';
+import { missingSettingsWarning, settingsOf } from './extension-settings.js';
 
 /** gemini-cli's update states (`ExtensionUpdateState`), with its texts as values. */
 export type ExtensionUpdateState = 'update available' | 'up to date' | 'not updatable' | 'error';
@@ -119,10 +125,19 @@ export interface UpdateOptions {
   consent?: (text: string) => boolean | Promise<boolean>;
   /** Told gemini-cli's warning when the updated extension has settings without a value. */
   onWarning?: (message: string) => void;
+  /**
+   * Asked for each setting the new version adds (or whose `sensitive` changed), as gemini-cli does on update;
+   * removed settings are dropped. Without it the `.env` is kept as it is and nothing is asked.
+   */
+  requestSetting?: ExtensionSettingRequest;
 }
 
 /** What an update needs from the {@link ExtensionManager} that runs it. */
 export interface UpdateContext {
+  /** `experimental.extensionConfig` (default true). */
+  settingsEnabled: boolean;
+  /** Where an extension's user-scope settings are stored. */
+  store(name: string, metadata: InstallMetadata | undefined): SettingsStore;
   extensionsDir: string;
   home: string;
   cwd: string;
@@ -219,12 +234,23 @@ export async function replaceExtension(
         `Cannot install extension "${manifest.name}" because a directory with that name already exists. Please remove it manually.`,
       );
     }
+    const request = ctx.settingsEnabled ? options.requestSetting : undefined;
+    const previousSettings = settingsOf(previousManifest.settings);
+    const previousValues = request
+      ? scopedSettingsValues(ctx.store(previous.name, previous.installMetadata), previousSettings)
+      : {};
     backup = await mkdtemp(join(ctx.home, '.gemini', 'extension-update-'));
     await moveDir(previousDir, join(backup, 'previous'));
     try {
       await copyExtension(from, destination);
       await keepSettings(join(backup, 'previous'), destination);
       await writeInstallMetadata(destination, metadata);
+      if (request) {
+        await promptForSettings(ctx.store(manifest.name, metadata), manifest.settings, request, {
+          settings: previousSettings,
+          values: previousValues,
+        });
+      }
       const updated = ctx.installed().find((e) => e.name === manifest.name);
       if (!updated) {
         throw new ExtensionError(
@@ -238,7 +264,7 @@ export async function replaceExtension(
     }
     if (renamed) ctx.enablement.rename(previous.name, manifest.name);
     const updated = ctx.installed().find((e) => e.name === manifest.name);
-    const warning = updated && missingSettingsWarning(updated, ctx.extensionsDir);
+    const warning = updated && missingSettingsWarning(updated);
     if (warning) options.onWarning?.(warning);
     return {
       name: previous.name,

@@ -4,7 +4,7 @@
  * file-keychain.test.ts; else the environment, else reported), the values in MCP servers and command hooks, and the missing-settings
  * warning after an install or update (gemini 0.61's text, recorded from `gemini extensions install --skip-settings`).
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -121,8 +121,7 @@ describe('settings values', () => {
     expect(ext.warnings).toEqual([
       'Extension "needs-key": the sensitive setting "Token" (NK_TOKEN) has no value. gemini-agent-sdk reads ' +
         `sensitive values from gemini-cli's keychain file (${join(home, '.gemini', 'gemini-credentials.json')}), ` +
-        'not from the OS ' +
-        'keychain: store it there with "GEMINI_FORCE_FILE_STORAGE=true gemini extensions config needs-key NK_TOKEN", ' +
+        'not from the OS keychain: store it there with "gemini-agent extensions config needs-key NK_TOKEN", ' +
         'or set NK_TOKEN in the environment.',
     ]);
     // experimental.extensionConfig: false reads no settings at all, so there is nothing to report.
@@ -141,10 +140,9 @@ describe('missing settings after install and update', () => {
     writeExtension(src);
     const warnings: string[] = [];
     await manager().install(src, { consent: () => true, onWarning: (m) => warnings.push(m) });
-    const envFile = join(extensionsDir, 'needs-key', '.env');
     expect(warnings).toEqual([
       'Extension "needs-key" has missing settings: API key, Token. Please run "gemini extensions config ' +
-        `needs-key [setting-name]" to configure them. (gemini-agent reads them from ${envFile} as NAME=value lines.)`,
+        'needs-key [setting-name]" to configure them.',
     ]);
     await manager().uninstall('needs-key');
 
@@ -180,5 +178,51 @@ describe('missing settings after install and update', () => {
     expect(info.updatedVersion).toBe('1.1.0');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^Extension "grows" has missing settings: Region\. /);
+  });
+
+  it('update asks only for the settings the new version adds or changes, and drops removed ones', async () => {
+    const src = join(base, 'src');
+    write(join(src, 'gemini-extension.json'), {
+      name: 'grows',
+      version: '1.0.0',
+      settings: [SETTINGS[0], { name: 'Old', description: 'o', envVar: 'NK_OLD' }],
+    });
+    const asked: string[] = [];
+    const answer = (value: string) => (setting: { envVar: string }) => {
+      asked.push(setting.envVar);
+      return value;
+    };
+    await manager().install(src, { consent: () => true, requestSetting: answer('v1') });
+    expect(asked).toEqual(['NK_API_KEY', 'NK_OLD']);
+    const envFile = join(extensionsDir, 'grows', '.env');
+    expect(readFileSync(envFile, 'utf8')).toBe('NK_API_KEY=v1\nNK_OLD=v1\n');
+
+    // 1.1.0: NK_OLD removed, NK_TOKEN added (sensitive), NK_API_KEY kept.
+    write(join(src, 'gemini-extension.json'), {
+      name: 'grows',
+      version: '1.1.0',
+      settings: [SETTINGS[0], SETTINGS[1]],
+    });
+    asked.length = 0;
+    const warnings: string[] = [];
+    await manager().update('grows', {
+      consent: () => true,
+      requestSetting: answer('tok'),
+      onWarning: (m) => warnings.push(m),
+    });
+    expect(asked).toEqual(['NK_TOKEN']);
+    expect(readFileSync(envFile, 'utf8')).toBe('NK_API_KEY=v1\n');
+    const ext = new ExtensionManager({
+      cwd,
+      settings: loadSettings({ cwd, env: { GEMINI_CLI_HOME: home } }),
+      env: { GEMINI_CLI_HOME: home },
+    })
+      .loadInstalled()
+      .extensions.find((e) => e.name === 'grows');
+    expect(ext?.resolvedSettings.map((s) => [s.envVar, s.value, s.source])).toEqual([
+      ['NK_API_KEY', 'v1', envFile],
+      ['NK_TOKEN', 'tok', 'Keychain'],
+    ]);
+    expect(warnings).toEqual([]);
   });
 });
