@@ -5,11 +5,7 @@ import type { AnyTool } from '../core/tool-definition.js';
 import { ConfigurationError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { createPolicyFeature, type PolicyFeature } from '../policy/policy-feature.js';
-import {
-  settingsPolicySources,
-  toolNamesOf,
-  trustedMcpServerRule,
-} from '../policy/settings-rules.js';
+import { settingsPolicySources, toolNamesOf } from '../policy/settings-rules.js';
 import type { LoadedSettings } from '../settings/load-settings.js';
 import type { SkillReference } from '../skills/skill-reference.js';
 import { createHooksFeature, type HooksFeature } from '../hooks/hooks-feature.js';
@@ -261,7 +257,6 @@ export function createAgentFeatures(
     },
     overrides: (merged as { agents?: { overrides?: unknown } }).agents?.overrides,
     trusted: context.settings.trust.trusted,
-    trustedServerRule: trustedMcpServerRule,
     logger: context.logger,
   });
   const mcpServers = effectiveMcpServers(

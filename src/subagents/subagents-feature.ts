@@ -53,11 +53,6 @@ export interface SubagentsFeatureOptions {
   overrides?: unknown;
   /** Whether the folder is trusted: only then does a subagent's own MCP server's `trust: true` count. */
   trusted: boolean;
-  /**
-   * The rule allowing a trusted MCP server's tools, scoped to one subagent (the policy's MCP Trusted rule, given by
-   * the agent: subagents do not import the policy).
-   */
-  trustedServerRule: (server: string, subagent: string) => PolicyRule;
   logger: Logger;
 }
 
@@ -166,9 +161,7 @@ export function createSubagentsFeature(options: SubagentsFeatureOptions): Subage
     systemSection: () => renderAvailableSubagents(enabled().map((s) => s.definition)),
     policy: async (): Promise<PolicySource[]> => {
       await load();
-      const trustedServers = options.trusted
-        ? trustedServerRules(byName.values(), effective, options.trustedServerRule)
-        : [];
+      const trustedServers = options.trusted ? trustedServerRules(byName.values(), effective) : [];
       const scoped = [...byName.values()].flatMap((s) => {
         const names = ownTools(s.definition.tools).map((t) => t.name);
         return names.length === 0
@@ -252,7 +245,6 @@ export function createSubagentsFeature(options: SubagentsFeatureOptions): Subage
 function trustedServerRules(
   subagents: Iterable<Subagent>,
   effective: (subagent: Subagent) => ResolvedSubagent | undefined,
-  trustedMcpServerRule: SubagentsFeatureOptions['trustedServerRule'],
 ): PolicyRule[] {
   const rules: PolicyRule[] = [];
   for (const subagent of subagents) {
