@@ -280,7 +280,18 @@ export class SessionLockFile {
 
   private async beat(): Promise<void> {
     if (this.released) return;
-    const current = await observe(this.path).catch(() => undefined);
+    let current: ObservedLock | undefined;
+    try {
+      current = await observe(this.path);
+    } catch (error) {
+      // Unreadable now (EMFILE with thousands of sessions busy at once, EIO): no sign of a takeover. The heartbeat
+      // is skipped and the next one reads again; only a lock gone or holding another token is lost.
+      this.logger.debug('session lock heartbeat could not read the lock', {
+        path: this.path,
+        error: String(error),
+      });
+      return;
+    }
     if (current?.info?.token !== this.info.token) {
       this.markLost();
       this.logger.info('session lock was taken over by another writer', { path: this.path });
