@@ -14,6 +14,7 @@ import type {
   ServerGeminiStreamEvent,
   SubagentActivityInfo,
   SubagentInnerEvent,
+  ToolCallResponseInfo,
 } from '../events.js';
 import type { Logger } from '../logger.js';
 import { runAgentLoop } from '../loop/agent-loop.js';
@@ -31,6 +32,7 @@ import type { AgentTool } from '../core/agent-tool.js';
 import { InternalError } from '../errors.js';
 import { TurnControl } from '../loop/turn-control.js';
 import { retryNote, storeNote } from '../sessions/session-notes.js';
+import { errorResponse } from '../tools/tool-response.js';
 import { createCompleteTaskTool, type SubmittedTask } from './complete-task-tool.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { buildSubagentSystemPrompt } from './subagent-prompt.js';
@@ -309,7 +311,8 @@ export class SubagentRun {
 
   /**
    * Decides the held turn of a reopened run with the human's decisions (as the parent's `resolveApprovals`), and
-   * the loop start that continues it; the calls refused now are forwarded as answered.
+   * the loop start that continues it; the calls refused now are forwarded as answered. A human's refusal gets the
+   * text a refusal through `onApproval` gets inside a subagent (gemini-cli's "User rejected this operation. …").
    */
   async resume(decisions: readonly unknown[], signal: AbortSignal): Promise<LoopStart> {
     await this.prepare(this.input.runtime.contextFor(signal, this.history.view()));
@@ -320,10 +323,32 @@ export class SubagentRun {
       tools: this.tools,
       decisions,
     });
-    for (const value of resolution.denied) this.forward({ type: 'tool_call_response', value });
+    const rejected = new Map<string, ToolCallResponseInfo>();
+    for (const denied of resolution.denied) {
+      const message = denied.error?.message ?? '';
+      const value = message.startsWith(USER_DENIED_PREFIX)
+        ? errorResponse(
+            {
+              callId: denied.callId,
+              name: denied.name,
+              args: {},
+              isClientInitiated: false,
+              prompt_id: this.agentId,
+            },
+            rejectedMessage(message),
+            denied.errorType ?? 'policy_violation',
+          )
+        : denied;
+      rejected.set(value.callId, value);
+      this.forward({ type: 'tool_call_response', value });
+    }
+    const outcomes = resolution.outcomes.map((o): HeldCallOutcome => {
+      const answer = o.kind === 'done' ? rejected.get(o.response.callId) : undefined;
+      return answer === undefined ? o : { kind: 'done', response: answer };
+    });
     return {
       kind: 'approvals',
-      paused: { outcomes: resolution.outcomes },
+      paused: { outcomes },
       decisions: resolution.allowed.map((callId) => ({ callId, outcome: 'allow' as const })),
     };
   }

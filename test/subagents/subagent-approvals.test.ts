@@ -75,6 +75,15 @@ function invokeCallId(events: readonly ServerGeminiStreamEvent[]): string | unde
   return request?.type === 'tool_call_request' ? request.value.callId : undefined;
 }
 
+/** What a subagent is told about a call the human refused (gemini-cli's text). */
+function rejected(message?: string): string {
+  return (
+    `User rejected this operation.${message ? ` ${message}` : ''} Please acknowledge this, rethink your ` +
+    'strategy, and try a different approach. If you cannot proceed without the rejected operation, summarize ' +
+    'the issue and use `complete_task` to report your findings and the blocker.'
+  );
+}
+
 /** The parent's model call after the subagent finished: it gets gemini-cli's finished text. */
 function expectFinished(result: string): ScriptedTurn {
   return (request) => {
@@ -152,7 +161,8 @@ describe("durable approvals (approvals: 'pause') inside a subagent", () => {
       },
       (request) => {
         const [response] = lastResponses(request) as Array<{ error?: string }>;
-        expect(response?.error).toBe('User denied execution. Not b.');
+        // gemini-cli's text for a refusal inside a subagent, as through onApproval.
+        expect(response?.error).toBe(rejected('Not b.'));
         return completeTurn({ result: 'a only' });
       },
       expectFinished('a only'),
@@ -233,7 +243,7 @@ describe("durable approvals (approvals: 'pause') inside a subagent", () => {
         }
         expect(texts.sort()).toEqual([
           "Subagent 'worker' finished.\nTermination Reason: GOAL\nResult:\nx: changed x",
-          "Subagent 'worker' finished.\nTermination Reason: GOAL\nResult:\ny: User denied execution.",
+          `Subagent 'worker' finished.\nTermination Reason: GOAL\nResult:\ny: ${rejected()}`,
         ]);
         return textTurn('both done');
       }
