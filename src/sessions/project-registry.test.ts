@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,5 +43,46 @@ describe('ProjectRegistry lock (proper-lockfile compatible)', () => {
   it('starts a fresh registry when projects.json is corrupt', async () => {
     await writeFile(join(gemini, 'projects.json'), '{"projects": [oops');
     expect(await new ProjectRegistry(gemini).getShortId('/p/Gamma Ray!')).toBe('gamma-ray');
+  });
+
+  it('reads a registered project whose markers name it without the lock, and writes nothing', async () => {
+    const registry = new ProjectRegistry(gemini);
+    expect(await registry.getShortId('/p/delta')).toBe('delta');
+    const before = await readFile(join(gemini, 'projects.json'), 'utf8');
+    const lockDir = join(gemini, 'projects.json.lock');
+    await mkdir(lockDir);
+    // Held by another process: the registered project does not wait for it.
+    expect(await new ProjectRegistry(gemini).getShortId('/p/delta')).toBe('delta');
+    expect(await readFile(join(gemini, 'projects.json'), 'utf8')).toBe(before);
+    await rm(lockDir, { recursive: true });
+  });
+
+  it('takes the lock when a marker is missing (and writes it back) or the registry is not valid', async () => {
+    const registry = new ProjectRegistry(gemini);
+    expect(await registry.getShortId('/p/eps')).toBe('eps');
+    const marker = join(gemini, 'history', 'eps', '.project_root');
+    await rm(marker);
+    const lockDir = join(gemini, 'projects.json.lock');
+    await mkdir(lockDir);
+    let done = false;
+    const again = new ProjectRegistry(gemini).getShortId('/p/eps').then((slug) => {
+      done = true;
+      return slug;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(done).toBe(false);
+    await rm(lockDir, { recursive: true });
+    expect(await again).toBe('eps');
+    expect(await readFile(marker, 'utf8')).toBe('/p/eps');
+    // A value that is not a string makes the registry invalid: the locked path starts it fresh (as before).
+    await writeFile(
+      join(gemini, 'projects.json'),
+      JSON.stringify({ projects: { '/p/eps': 'eps', '/p/other': 7 } }),
+    );
+    expect(await new ProjectRegistry(gemini).getShortId('/p/eps')).toBe('eps');
+    const rewritten = JSON.parse(await readFile(join(gemini, 'projects.json'), 'utf8')) as {
+      projects: Record<string, string>;
+    };
+    expect(rewritten.projects).toEqual({ '/p/eps': 'eps' });
   });
 });

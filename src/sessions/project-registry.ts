@@ -12,6 +12,10 @@ export const ProjectRegistryData = z.object({ projects: z.record(z.string(), z.s
 /** `~/.gemini/projects.json`: absolute project path → slug. */
 export type ProjectRegistryData = z.infer<typeof ProjectRegistryData>;
 
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Name of the ownership marker written in each slug folder (its content is the project's absolute path). */
 export const PROJECT_ROOT_MARKER = '.project_root';
 
@@ -41,9 +45,16 @@ export class ProjectRegistry {
     return this.findSlugByMarker(normalized);
   }
 
-  /** Returns the project's slug, registering it (and writing its ownership markers) when needed. */
+  /**
+   * Returns the project's slug, registering it (and writing its ownership markers) when needed. A project that
+   * `projects.json` already maps, with both markers naming it, is read without taking the lock: there is nothing
+   * to write (the locked path would find the same slug and leave every file as it is), and a writer replaces
+   * `projects.json` by a rename, so the read sees a whole file.
+   */
   async getShortId(projectRoot: string, signal?: AbortSignal): Promise<string> {
     const normalized = normalizeProjectPath(projectRoot);
+    const registered = await this.registeredSlug(normalized);
+    if (registered !== undefined) return registered;
     await mkdir(dirname(this.registryPath), { recursive: true });
     if (!existsSync(this.registryPath)) {
       await writeFile(this.registryPath, JSON.stringify({ projects: {} }, null, 2), {
@@ -72,6 +83,30 @@ export class ProjectRegistry {
       },
       { signal },
     );
+  }
+
+  /**
+   * The slug `projects.json` maps the project to when the file is a valid registry (what {@link loadData} would
+   * accept: every value a string) and both ownership markers of the slug name the project; else undefined.
+   */
+  private async registeredSlug(normalized: string): Promise<string | undefined> {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(this.registryPath, 'utf8'));
+    } catch {
+      return undefined;
+    }
+    if (!isPlainRecord(json) || !isPlainRecord(json['projects'])) return undefined;
+    const projects = json['projects'];
+    for (const key of Object.keys(projects)) {
+      if (typeof projects[key] !== 'string') return undefined;
+    }
+    if (!Object.prototype.hasOwnProperty.call(projects, normalized)) return undefined;
+    const slug = projects[normalized] as string;
+    for (const baseDir of this.baseDirs) {
+      if ((await this.readMarker(slug, baseDir)) !== normalized) return undefined;
+    }
+    return slug;
   }
 
   private async loadData(): Promise<ProjectRegistryData> {
