@@ -1,11 +1,17 @@
 // gemini's `extensions list` text for one extension (ExtensionManager.toOutputString in gemini-cli 0.61).
+import { createHash } from 'node:crypto';
 import type { ExtensionInfo } from './sdk.js';
 
-/** gemini-cli's `extensions list` entry. */
+/**
+ * gemini-cli's `extensions list` entry: the id, ` name: ` with the sha256 of the name, … and each setting as
+ * `<name>: <value> <(scope - source)>` — `[not set]` for no or an empty value, `***` for a sensitive one, and a
+ * trailing space when there is no scope, as gemini prints it.
+ */
 export function extensionListEntry(ext: ExtensionInfo): string {
   const lines = [
     `${ext.enabledWorkspace ? '✓' : '✗'} ${ext.name} (${ext.version})`,
     ` ID: ${ext.id}`,
+    ` name: ${createHash('sha256').update(ext.name).digest('hex')}`,
   ];
   lines.push(` Path: ${ext.path}`);
   const meta = ext.installMetadata;
@@ -34,9 +40,9 @@ export function extensionListEntry(ext: ExtensionInfo): string {
     ext.settings.map((s) => {
       const value = !s.value ? '[not set]' : s.sensitive ? '***' : s.value;
       const scope = s.scope
-        ? ` (${s.scope === 'workspace' ? 'Workspace' : 'User'}${s.source ? ` - ${s.source}` : ''})`
+        ? `(${s.scope === 'workspace' ? 'Workspace' : 'User'}${s.source ? ` - ${s.source}` : ''})`
         : '';
-      return `${s.name}: ${value}${scope}`;
+      return `${s.name}: ${value} ${scope}`;
     }),
   );
   return lines.join('\n');

@@ -156,6 +156,29 @@ describe('install and link ask for the settings on a terminal', () => {
   });
 });
 
+describe('empty values', () => {
+  it('count as set for the missing-settings check and show as [not set], as in gemini 0.61', async () => {
+    // Recorded with gemini 0.61: workspace .env "KC_REGION=" → install --skip-settings reports only Token;
+    // list: "  Token: [not set] " (no scope: a trailing space) and "  Region: [not set] (Workspace - <cwd>/.env)".
+    write(join(cwd, '.env'), 'KC_REGION=\n');
+    const run = await cli(['extensions', 'install', src, '--consent', '--skip-settings']);
+    expect(run.stderr).toContain(
+      'Extension "kc-ext" has missing settings: Token. Please run "gemini-agent extensions config kc-ext',
+    );
+    const list = await cli(['extensions', 'list']);
+    expect(list.stdout).toContain(
+      `\n name: ${sha256('kc-ext')}\n Path: ${join(home, '.gemini', 'extensions', 'kc-ext')}\n`,
+    );
+    expect(list.stdout).toContain(
+      `  Token: [not set] \n  Region: [not set] (Workspace - ${join(cwd, '.env')})`,
+    );
+    const json = JSON.parse((await cli(['extensions', 'list', '-o', 'json'])).stdout) as Array<{
+      settings: Array<{ value?: string }>;
+    }>;
+    expect(json[0]?.settings.map((s) => s.value)).toEqual([undefined, '']);
+  });
+});
+
 describe('extensions config', () => {
   const service = () => `Gemini CLI Extensions kc-ext ${sha256(src)}`;
   const link = () => cli(['extensions', 'link', src, '--consent']);

@@ -106,10 +106,10 @@ describe('gemini-agent extensions, step by step as gemini 0.61', () => {
       expect(files && JSON.parse(norm(JSON.stringify(files))), label).toEqual(step.extensions);
       const ours = norm(`${r.stdout}\n${r.stderr}`);
       for (const line of step.stderr.split('\n')) {
-        // gemini's list shows the name's hash under " name:"; we leave that line out. The id hashes the source
-        // path, which holds the temp folder: checked below instead.
-        // So does a local server's signature (its args hold the path): the remote one's is compared below.
-        if (line === '' || /^ (name|ID): |^ {4}Config signature: /.test(line)) continue;
+        // The id hashes the source path, which holds the temp folder: checked below instead (the " name:" line,
+        // the name's hash, is compared as it is). So does a local server's signature (its args hold the path):
+        // the remote one's is compared below.
+        if (line === '' || /^ ID: |^ {4}Config signature: /.test(line)) continue;
         expect(ours, label).toContain(
           line.replace('gemini extensions link', 'gemini-agent extensions link'),
         );
@@ -117,11 +117,12 @@ describe('gemini-agent extensions, step by step as gemini 0.61', () => {
       const signature = / {4}Config signature: b0851fb\S+/.exec(step.stderr)?.[0];
       if (signature !== undefined) expect(ours, label).toContain(signature);
       for (const id of r.stdout.matchAll(
-        /^✓ (\S+) .*\n ID: ([0-9a-f]{64})\n Path: .*\n Source: (.*) \(Type/gm,
+        /^✓ (\S+) .*\n ID: ([0-9a-f]{64})\n name: ([0-9a-f]{64})\n Path: .*\n Source: (.*) \(Type/gm,
       )) {
+        expect(id[3]).toBe(createHash('sha256').update(id[1]!).digest('hex'));
         expect(id[2]).toBe(
           createHash('sha256')
-            .update(id[3] ?? '')
+            .update(id[4] ?? '')
             .digest('hex'),
         );
       }
