@@ -2,7 +2,8 @@ import {
   classifyRecord,
   MessageRecord,
   messageRecordOf,
-  SessionMetadataRecord,
+  metadataRecordOf,
+  type SessionMetadataRecord,
 } from './records.js';
 
 /** A session folded from its records: the merged metadata and the live messages in order. */
@@ -117,9 +118,9 @@ export class ConversationBuilder {
 
   /** The folded conversation, or undefined when no record named the session (`sessionId` + `projectHash`). */
   result(): Conversation | undefined {
-    const parsed = SessionMetadataRecord.safeParse(this.metadata);
-    if (!parsed.success) return undefined;
-    return { metadata: parsed.data, messages: [...this.messages.values()] };
+    const metadata = metadataRecordOf(this.metadata);
+    if (metadata === undefined) return undefined;
+    return { metadata, messages: [...this.messages.values()] };
   }
 
   private rewindTo(id: string): void {

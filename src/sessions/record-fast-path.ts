@@ -16,7 +16,8 @@ const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 /** Marks a value the fast path does not decide (the zod schema does). */
 const NO = Symbol('not decided here');
 
-function isPlain(value: unknown): value is Plain {
+/** A plain object (prototype `Object.prototype`), as `JSON.parse` builds. */
+export function isPlain(value: unknown): value is Plain {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype;
@@ -34,7 +35,8 @@ function partList(value: unknown): unknown {
   return isPart(value) ? value : NO;
 }
 
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/** A finite number (what `z.number()` accepts). */
+export const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /*
  * Each shape below is checked by one hand-written function (not a table-driven one: a resume runs ~20,000 records
@@ -45,7 +47,7 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
  */
 
 /** Copies the unknown keys of `input` onto `out`; false when one holds `undefined` (zod decides then). */
-function copyUnknown(input: Plain, unknown: string[] | undefined, out: Plain): boolean {
+export function copyUnknown(input: Plain, unknown: string[] | undefined, out: Plain): boolean {
   if (unknown === undefined) return true;
   for (const key of unknown) {
     const value = input[key];

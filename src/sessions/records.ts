@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fastMetadataRecord } from './metadata-fast-path.js';
 import { fastMessageRecord, fastSetRecord } from './record-fast-path.js';
 
 /**
@@ -172,6 +173,14 @@ export function messageRecordOf(json: object): MessageRecord | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/** Validates a session's metadata: the common shapes by hand (`record-fast-path.ts`), else the zod schema. */
+export function metadataRecordOf(json: unknown): SessionMetadataRecord | undefined {
+  const fast = fastMetadataRecord(json);
+  if (fast !== undefined) return fast as SessionMetadataRecord;
+  const parsed = SessionMetadataRecord.safeParse(json);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
  * Classifies one parsed JSON line with gemini-cli's detection order (`$rewindTo` string, then `id` string, then
  * `$set` object, then `sessionId` + `projectHash` strings) and validates it. Returns undefined for a line that is
@@ -194,8 +203,8 @@ export function classifyRecord(json: unknown): ClassifiedRecord | undefined {
     return parsed.success ? { kind: 'set', record: parsed.data } : undefined;
   }
   if (typeof json['sessionId'] === 'string' && typeof json['projectHash'] === 'string') {
-    const parsed = SessionMetadataRecord.safeParse(json);
-    return parsed.success ? { kind: 'metadata', record: parsed.data } : undefined;
+    const record = metadataRecordOf(json);
+    return record === undefined ? undefined : { kind: 'metadata', record };
   }
   return undefined;
 }
