@@ -276,10 +276,16 @@ describe('sessions stored in gemini-cli files, resumed exactly', () => {
 
   it('one writer: a session in a turn is never taken over; an idle one is, and the stale object is refused', async () => {
     const cwd = await project();
+    // Released by the test whether or not the tool has started yet (the model call resolves `running` before the
+    // tool runs, so a release that only reached a started tool could be lost and the turn would never end).
     let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const blocker = tool(
       { name: 'block', description: 'Waits', inputSchema: z.object({}) },
-      () => new Promise<string>((resolve) => (release = () => resolve('released'))),
+      async () => {
+        await released;
+        return 'released';
+      },
     );
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => (started = resolve));
