@@ -61,9 +61,10 @@ export class SessionPolicy {
   private currentMode: ApprovalMode;
   private readonly entries: ApprovalLogEntry[] = [];
   /** The latest decision on each model call not yet stored with its result (see {@link takeDecisions}). */
-  private readonly unstored = new Map<string, ApprovalLogEntry>();
-  private readonly kinds = new Map<string, string>();
-  private readonly facts = new Map<string, ToolFacts>();
+  // Made on first use: a session that never checks a tool keeps no empty maps (P5, heap per idle session).
+  private unstored: Map<string, ApprovalLogEntry> | undefined;
+  private kinds: Map<string, string> | undefined;
+  private facts: Map<string, ToolFacts> | undefined;
   private readonly listeners = new Set<() => void>();
   private gateImpl: ToolGate | undefined;
   private commandCheckImpl: CommandCheck | undefined;
@@ -112,9 +113,9 @@ export class SessionPolicy {
   takeDecisions(callIds: readonly string[]): Record<string, ToolCallApproval> {
     const out: Record<string, ToolCallApproval> = {};
     for (const callId of callIds) {
-      const entry = this.unstored.get(callId);
+      const entry = this.unstored?.get(callId);
       if (entry === undefined) continue;
-      this.unstored.delete(callId);
+      this.unstored?.delete(callId);
       out[callId] = {
         decision: entry.decision,
         by: entry.by,
@@ -149,8 +150,8 @@ export class SessionPolicy {
    */
   async explain(call: PolicyCallInput, signal?: AbortSignal): Promise<PolicyExplanation> {
     const engine = await this.engine(signal);
-    const kind = call.kind ?? this.kinds.get(call.name) ?? this.agent.kindOf(call.name);
-    const facts = this.facts.get(call.name) ?? {};
+    const kind = call.kind ?? this.kinds?.get(call.name) ?? this.agent.kindOf(call.name);
+    const facts = this.facts?.get(call.name) ?? {};
     const serverName = call.serverName ?? facts.serverName;
     const toolAnnotations = call.toolAnnotations ?? facts.toolAnnotations;
     return engine.explain(
@@ -313,8 +314,8 @@ export class SessionPolicy {
         ...(check.subagent === undefined ? {} : { subagent: check.subagent.name }),
       }),
       onCheck: (check, result) => {
-        this.kinds.set(check.tool.name, check.tool.kind);
-        this.facts.set(check.tool.name, toolFacts(check.tool));
+        (this.kinds ??= new Map()).set(check.tool.name, check.tool.kind);
+        (this.facts ??= new Map()).set(check.tool.name, toolFacts(check.tool));
         this.recordCheck(result, {
           via: 'tool',
           callId: check.request.callId,
@@ -365,7 +366,7 @@ export class SessionPolicy {
 
   private recordHuman(record: ApprovalRecord, via: 'tool' | 'shell'): void {
     const command = record.request.args['command'];
-    const held = via === 'tool' ? this.unstored.get(record.request.callId) : undefined;
+    const held = via === 'tool' ? this.unstored?.get(record.request.callId) : undefined;
     const askedAt = record.askedAt ?? (held?.decision === 'pending' ? held.timestamp : undefined);
     this.push({
       callId: record.request.callId,
@@ -382,7 +383,7 @@ export class SessionPolicy {
 
   private push(entry: ApprovalLogEntry): void {
     this.entries.push(entry);
-    if (entry.via === 'tool') this.unstored.set(entry.callId, entry);
+    if (entry.via === 'tool') (this.unstored ??= new Map()).set(entry.callId, entry);
     this.changed();
   }
 
