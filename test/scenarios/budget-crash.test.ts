@@ -363,5 +363,6 @@ print('history', session.getHistory());
       'user: Again.',
       'model: Done.',
     ]);
-  });
+    // Four built-package processes and a 1.5 s chunk delay: over the default 30 s on a loaded machine (CI did).
+  }, 90_000);
 });
