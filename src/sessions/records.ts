@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fastMetadataRecord } from './metadata-fast-path.js';
+import { fastMetadataRecord } from './flat-record-fast-path.js';
 import { fastMessageRecord, fastSetRecord } from './record-fast-path.js';
 
 /**

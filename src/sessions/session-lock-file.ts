@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
 import { abortableSleep, throwIfAborted } from '../core/abort.js';
+import { fastLockInfo } from './flat-record-fast-path.js';
 import { forgetLockOnExit, removeLockOnExit } from './lock-exit-cleanup.js';
 import { sessionLockedError } from './store-errors.js';
 
@@ -23,6 +24,14 @@ export const SessionLockInfo = z.looseObject({
 });
 /** Content of a session lock file. */
 export type SessionLockInfo = z.infer<typeof SessionLockInfo>;
+
+/** Validates a lock file's content: the common shape by hand (`flat-record-fast-path.ts`), else the schema. */
+export function lockInfoOf(json: unknown): SessionLockInfo | undefined {
+  const fast = fastLockInfo(json);
+  if (fast !== undefined) return fast as SessionLockInfo;
+  const result = SessionLockInfo.safeParse(json);
+  return result.success ? result.data : undefined;
+}
 
 /** Timing of the lease lock. */
 export interface SessionLockOptions {
@@ -65,8 +74,7 @@ async function observe(path: string): Promise<ObservedLock | undefined> {
     const [raw, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
     let parsed: SessionLockInfo | undefined;
     try {
-      const result = SessionLockInfo.safeParse(JSON.parse(raw));
-      parsed = result.success ? result.data : undefined;
+      parsed = lockInfoOf(JSON.parse(raw));
     } catch {
       parsed = undefined;
     }

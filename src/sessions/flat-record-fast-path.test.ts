@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fastMetadataRecord } from './metadata-fast-path.js';
+import { fastLockInfo, fastMetadataRecord } from './flat-record-fast-path.js';
 import { metadataRecordOf, SessionMetadataRecord } from './records.js';
+import { lockInfoOf, SessionLockInfo } from './session-lock-file.js';
 
 const BASES: Array<Record<string, unknown>> = [
   {
@@ -46,10 +47,10 @@ const ODD: unknown[] = [
   JSON.parse('{"__proto__": {"polluted": true}}'),
 ];
 
-function* variants(): Generator<unknown> {
-  for (const base of BASES) {
+function* variants(bases = BASES): Generator<unknown> {
+  for (const base of bases) {
     yield base;
-    for (const key of [...Object.keys(base), 'kind', 'directories', 'summary', 'other']) {
+    for (const key of [...Object.keys(base), 'kind', 'directories', 'summary', 'idle', 'other']) {
       const { [key]: _dropped, ...without } = base;
       yield without;
       for (const odd of ODD) yield { ...base, [key]: odd };
@@ -91,5 +92,49 @@ describe('fastMetadataRecord', () => {
         JSON.stringify(parsed.success ? parsed.data : undefined),
       );
     }
+  });
+});
+
+const LOCK_BASES: Array<Record<string, unknown>> = [
+  {
+    version: 1,
+    sessionId: 's',
+    pid: 123,
+    hostname: 'h',
+    processStartedAt: 1_700_000_000_000,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    token: 't',
+  },
+  {
+    token: 't',
+    idle: true,
+    createdAt: 'c',
+    future: [1],
+    processStartedAt: 1.5,
+    hostname: 'h',
+    pid: 1,
+    sessionId: 's',
+    version: 1,
+  },
+];
+
+describe('fastLockInfo', () => {
+  it('never accepts what SessionLockInfo rejects, and builds exactly its output (keys in order)', () => {
+    let accepted = 0;
+    let total = 0;
+    for (const value of variants(LOCK_BASES)) {
+      total++;
+      const parsed = SessionLockInfo.safeParse(value);
+      expect(JSON.stringify(lockInfoOf(value))).toBe(
+        JSON.stringify(parsed.success ? parsed.data : undefined),
+      );
+      const fast = fastLockInfo(value);
+      if (fast === undefined) continue;
+      accepted++;
+      expect(parsed.success, JSON.stringify(value)).toBe(true);
+      expect(fast).toEqual(parsed.data);
+    }
+    expect(accepted).toBeGreaterThan(2);
+    expect(accepted).toBeLessThan(total);
   });
 });
