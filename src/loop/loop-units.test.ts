@@ -32,6 +32,20 @@ describe('call ids', () => {
     expect(stripCallIdPrefix('add', 'add__add_1700_1')).toBe('add_1700_1');
     expect(stripCallIdPrefix('add', 'other')).toBe('other');
   });
+
+  it('never makes the same id twice in a process, even for turns in the same millisecond', () => {
+    const clock = () => 5000;
+    const made = new Set<string>();
+    for (let turn = 0; turn < 50; turn++) {
+      const ids = new CallIdFactory(clock);
+      for (let call = 0; call < 3; call++) made.add(ids.next('risky', undefined));
+    }
+    expect(made.size).toBe(150);
+    // The counter still starts at 0 in each turn, as gemini-cli's does.
+    expect(new CallIdFactory(() => 9_000_000).next('risky', undefined)).toBe(
+      'risky__risky_9000000_0',
+    );
+  });
 });
 
 describe('ToolCallLoopDetector', () => {
