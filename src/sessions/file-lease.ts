@@ -1,22 +1,53 @@
 import { ConversationBuilder } from './conversation.js';
 import type { FileIdentity, JsonlAppender } from './jsonl-appender.js';
+import type { OpenFileBudget, OpenFileHolder } from './open-file-budget.js';
 import type { SessionLockFile } from './session-lock-file.js';
 import type { SessionLease } from './session-store.js';
 import type { StoredSession } from './session-store.js';
 
 /**
  * What a file lease holds that must not outlive it: the lock file (and its heartbeat) and the open descriptor of
- * the session file. Kept apart from the lease so that a lease the program dropped without `release()` can still
- * be cleaned up by the garbage collector (see {@link FileLease}).
+ * the session file, with the queue that serializes the writes through it. Kept apart from the lease so that a
+ * lease the program dropped without `release()` can still be cleaned up by the garbage collector (see
+ * {@link FileLease}), and so that the store's {@link OpenFileBudget} can close the file without holding the lease.
  */
-class LeaseResources {
-  appender: JsonlAppender | undefined;
+class LeaseResources implements OpenFileHolder {
+  private file: JsonlAppender | undefined;
+  /** Serializes the lease's writes (and closing its file for the budget). */
+  queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly lock: SessionLockFile) {}
+  constructor(
+    readonly lock: SessionLockFile,
+    private readonly budget: OpenFileBudget | undefined,
+  ) {}
+
+  get appender(): JsonlAppender | undefined {
+    return this.file;
+  }
+
+  set appender(appender: JsonlAppender | undefined) {
+    this.file = appender;
+    if (appender === undefined) this.budget?.closed(this);
+    else this.budget?.use(this);
+  }
+
+  /** Counts the open file as used just now (the budget closes the least recently used first). */
+  used(): void {
+    if (this.file !== undefined) this.budget?.use(this);
+  }
+
+  closeWhenQuiet(): void {
+    const closing = this.queue.then(async () => {
+      const appender = this.file;
+      this.appender = undefined;
+      await appender?.close().catch(() => undefined);
+    });
+    this.queue = closing.catch(() => undefined);
+  }
 
   /** Closes the descriptor and gives the lock up. Never throws. */
   async dispose(): Promise<void> {
-    const appender = this.appender;
+    const appender = this.file;
     this.appender = undefined;
     await appender?.close().catch(() => undefined);
     await this.lock.release().catch(() => undefined);
@@ -38,7 +69,8 @@ const unreleased = new FinalizationRegistry<LeaseResources>((resources) => {
  * file is rewritten when it was deleted, truncated or replaced under us.
  *
  * The session file is open only while the lease is busy: `setIdle(true)` closes it, so an idle session — open in
- * the program but between turns — holds no descriptor at all.
+ * the program but between turns — holds no descriptor at all; and a busy one may have it closed between two
+ * writes by the store's {@link OpenFileBudget}.
  */
 export class FileLease implements SessionLease {
   released = false;
@@ -51,17 +83,30 @@ export class FileLease implements SessionLease {
   identity: FileIdentity | undefined;
   /** The session as stored, folded (metadata and messages), kept in step with every append. */
   fold: ConversationBuilder | undefined;
-  /** Serializes this lease's writes. */
-  queue: Promise<unknown> = Promise.resolve();
   private readonly resources: LeaseResources;
 
   constructor(
     readonly sessionId: string,
     readonly store: object,
     lock: SessionLockFile,
+    budget?: OpenFileBudget,
   ) {
-    this.resources = new LeaseResources(lock);
+    this.resources = new LeaseResources(lock, budget);
     unreleased.register(this, this.resources, this);
+  }
+
+  /** Serializes this lease's writes. */
+  get queue(): Promise<unknown> {
+    return this.resources.queue;
+  }
+
+  set queue(queue: Promise<unknown>) {
+    this.resources.queue = queue;
+  }
+
+  /** Counts the session file as used just now (see {@link OpenFileBudget}). */
+  usedFile(): void {
+    this.resources.used();
   }
 
   /** The lock file behind the lease. */

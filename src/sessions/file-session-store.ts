@@ -19,6 +19,7 @@ import {
   SharedFolderListing,
 } from './session-files.js';
 import { FileLease } from './file-lease.js';
+import { openFileBudget, type OpenFileBudget } from './open-file-budget.js';
 import { writableAppender, type SessionFileWriterContext } from './session-file-writer.js';
 import { SessionLockFile } from './session-lock-file.js';
 import {
@@ -65,6 +66,12 @@ export interface FileSessionStoreOptions {
   env?: NodeJS.ProcessEnv;
   /** Logger (takeovers, migrations). */
   logger?: Logger;
+  /**
+   * How many session files the store keeps open at once (busy sessions keep theirs open between appends; beyond
+   * this, the least recently written one is closed and reopened at its next append). Default: the stores that
+   * set none share one budget of 256 for the whole process.
+   */
+  maxOpenFiles?: number;
 }
 
 /** Names in the project temp folder that a session id must never delete (`<tmp>/<id>/` cleanup). */
@@ -97,6 +104,7 @@ export class FileSessionStore implements SessionStore {
   private readonly writer: SessionFileWriterContext;
   /** The chats folders' listings shared by concurrent creates. */
   private readonly listings = new Map<string, SharedFolderListing>();
+  private readonly openFiles: OpenFileBudget;
 
   constructor(options: FileSessionStoreOptions = {}) {
     this.projectRoot = options.projectRoot ?? process.cwd();
@@ -109,6 +117,7 @@ export class FileSessionStore implements SessionStore {
     this.sync = options.sync ?? 'data';
     this.leaseOptions = options.lease ?? {};
     this.fixedChatsDir = options.chatsDir !== undefined ? resolve(options.chatsDir) : undefined;
+    this.openFiles = openFileBudget(options.maxOpenFiles);
     this.writer = {
       sync: this.sync,
       logger: this.logger,
@@ -180,7 +189,7 @@ export class FileSessionStore implements SessionStore {
       logger: this.logger,
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
     });
-    return new FileLease(sessionId, this, lock);
+    return new FileLease(sessionId, this, lock, this.openFiles);
   }
 
   async create(lease: SessionLease, init: NewSessionInit): Promise<SessionMetadataRecord> {
@@ -271,6 +280,7 @@ export class FileSessionStore implements SessionStore {
       const appender = await writableAppender(own, this.writer, warnings);
       await appender.append(lines);
       own.identity = appender.identity;
+      own.usedFile();
       for (const record of records) own.fold?.apply(record);
       return warnings.length > 0 ? { warnings } : undefined;
     });
