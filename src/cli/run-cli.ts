@@ -9,22 +9,10 @@ import { errorInfo } from './output/output-writer.js';
 import { RunStatsCollector } from './output/run-stats.js';
 import { StreamJsonWriter } from './output/stream-json-writer.js';
 import { parseCliArgs, requestedOutputFormat } from './parse-args.js';
-import { mcpCommand } from './mcp-command.js';
-import { hooksCommand } from './hooks-command.js';
-import { skillsCommand } from './skills-command.js';
-import { agentsCommand } from './agents-command.js';
-import { extensionsCommand } from './extensions-command.js';
-import { postgresCommand } from './postgres-command.js';
 import { combinePrompt, readPipedStdin } from './read-stdin.js';
-import { runAcp } from './run-acp.js';
 import { runPrompt } from './run-prompt.js';
-import { runRepl } from './repl.js';
-import { ReplQuestions } from './repl-questions.js';
-import { showConfigCommand } from './show-config.js';
-import { loginCommand } from './login-command.js';
-import { viewCommand } from './view-command.js';
+import type { ReplQuestions } from './repl-questions.js';
 import { GeminiCliAgent } from './sdk.js';
-import { deleteSessionCommand, listSessionsCommand } from './sessions-command.js';
 import { terminalSafeIo } from './terminal-text.js';
 import { packageVersion } from './version.js';
 
@@ -36,7 +24,8 @@ const RAW_OUTPUT_WARNING =
 /**
  * The whole `gemini-agent` command: parse, then help / version / list / delete / run a prompt, or the
  * `postgres`, `mcp`, `extensions`, `hooks`, `skills`, `agents`, `login` / `logout`, `view` subcommands. Returns the
- * exit code; never throws. Everything it touches comes through `io`.
+ * exit code; never throws. Everything it touches comes through `io`. Each subcommand, `-i`, `--acp`,
+ * `--show-config` and the session listing load their module on first use: a `-p` run does not evaluate them (P1).
  */
 export async function runCli(rawIo: CliIo): Promise<ExitCode> {
   // Model text, tool output and session titles must never drive the user's terminal.
@@ -44,18 +33,24 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
   // Known before parsing, so that a bad flag is reported in the format asked for.
   let format: OutputFormat = requestedOutputFormat(io.argv);
   try {
-    if (io.argv[0] === 'postgres') return await postgresCommand(io, io.argv.slice(1));
-    if (io.argv[0] === 'mcp') return await mcpCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'postgres')
+      return await (await import('./postgres-command.js')).postgresCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'mcp')
+      return await (await import('./mcp-command.js')).mcpCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'extensions' || io.argv[0] === 'extension')
-      return await extensionsCommand(io, io.argv.slice(1));
+      return await (
+        await import('./extensions-command.js')
+      ).extensionsCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'hooks' || io.argv[0] === 'hook')
-      return await hooksCommand(io, io.argv.slice(1));
+      return await (await import('./hooks-command.js')).hooksCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'skills' || io.argv[0] === 'skill')
-      return await skillsCommand(io, io.argv.slice(1));
+      return await (await import('./skills-command.js')).skillsCommand(io, io.argv.slice(1));
     if (io.argv[0] === 'agents' || io.argv[0] === 'agent')
-      return await agentsCommand(io, io.argv.slice(1));
-    if (io.argv[0] === 'login' || io.argv[0] === 'logout') return await loginCommand(io, io.argv);
-    if (io.argv[0] === 'view') return await viewCommand(io, io.argv.slice(1));
+      return await (await import('./agents-command.js')).agentsCommand(io, io.argv.slice(1));
+    if (io.argv[0] === 'login' || io.argv[0] === 'logout')
+      return await (await import('./login-command.js')).loginCommand(io, io.argv);
+    if (io.argv[0] === 'view')
+      return await (await import('./view-command.js')).viewCommand(io, io.argv.slice(1));
     const options = parseCliArgs(io.argv);
     format = options.outputFormat;
     if (options.help) {
@@ -71,11 +66,11 @@ export async function runCli(rawIo: CliIo): Promise<ExitCode> {
     // -i answers ask_user from its input lines.
     const questions =
       options.promptInteractive !== undefined && !options.acp
-        ? new ReplQuestions((text) => io.stdout(text))
+        ? new (await import('./repl-questions.js')).ReplQuestions((text) => io.stdout(text))
         : undefined;
     if (questions) agentOptions.onAskUser = questions.handler;
     if (options.showConfig) {
-      await showConfigCommand(agentOptions, options, io);
+      await (await import('./show-config.js')).showConfigCommand(agentOptions, options, io);
       return ExitCode.Success;
     }
     const listing =
@@ -105,20 +100,23 @@ async function runAgent(
   rawIo: CliIo,
   questions?: ReplQuestions,
 ): Promise<ExitCode> {
-  if (options.acp) return await runAcp(agent, options, io);
+  if (options.acp) return await (await import('./run-acp.js')).runAcp(agent, options, io);
   if (options.listExtensions) {
     listExtensions(agent, io);
     return ExitCode.Success;
   }
   if (options.listSessions) {
-    await listSessionsCommand(agent, io);
+    await (await import('./sessions-command.js')).listSessionsCommand(agent, io);
     return ExitCode.Success;
   }
   if (options.deleteSession !== undefined) {
-    await deleteSessionCommand(agent, io, options.deleteSession);
+    await (
+      await import('./sessions-command.js')
+    ).deleteSessionCommand(agent, io, options.deleteSession);
     return ExitCode.Success;
   }
-  if (options.promptInteractive !== undefined) return await runRepl(agent, options, io, questions);
+  if (options.promptInteractive !== undefined)
+    return await (await import('./repl.js')).runRepl(agent, options, io, questions);
   const piped = await readPipedStdin(io.stdin).catch((error: unknown) => {
     throw new CliUsageError(
       `Could not read piped input: ${error instanceof Error ? error.message : String(error)}`,

@@ -54,6 +54,14 @@ function emittedStaticImports(file: string): string[] {
 
 /** Every package (by name) the static closure of `entry` loads, with one chain of files leading to it. */
 function staticClosure(entry: string): Map<string, string[]> {
+  return closureOf(entry).packages;
+}
+
+/** The static closure of `entry`: the packages and the source files it loads, each with one chain leading to it. */
+function closureOf(entry: string): {
+  packages: Map<string, string[]>;
+  files: Map<string, string[]>;
+} {
   const packages = new Map<string, string[]>();
   const seen = new Map<string, string[]>([[entry, [entry]]]);
   const queue = [entry];
@@ -75,8 +83,28 @@ function staticClosure(entry: string): Map<string, string[]> {
       if (!packages.has(name)) packages.set(name, [...chain, spec]);
     }
   }
-  return packages;
+  return { packages, files: seen };
 }
+
+/**
+ * The `gemini-agent` subcommands and modes a `-p` one-shot run does not use: src/cli/run-cli.ts loads each with
+ * `await import()` when its subcommand or flag is given (goal P1).
+ */
+const CLI_ON_DEMAND = [
+  'postgres-command',
+  'mcp-command',
+  'extensions-command',
+  'hooks-command',
+  'skills-command',
+  'agents-command',
+  'login-command',
+  'view-command',
+  'show-config',
+  'run-acp',
+  'repl',
+  'repl-questions',
+  'sessions-command',
+];
 
 const rel = (p: string): string =>
   p.startsWith(SRC) ? `src/${relative(SRC, p).split(sep).join('/')}` : p;
@@ -92,6 +120,15 @@ describe('import cost: what the public entry points load eagerly', () => {
       expect(closure.has('zod')).toBe(true);
     });
   }
+
+  it('src/cli/main.ts loads no subcommand module until its subcommand runs', () => {
+    const { files } = closureOf(join(SRC, 'cli/main.ts'));
+    const offenders = CLI_ON_DEMAND.map((name) => join(SRC, 'cli', `${name}.ts`))
+      .filter((file) => files.has(file))
+      .map((file) => (files.get(file) ?? []).map(rel).join(' → '));
+    expect(offenders).toEqual([]);
+    expect(files.has(join(SRC, 'cli/run-prompt.ts'))).toBe(true);
+  });
 
   it('follows value imports through a chain of files and erases type-only ones', () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-cost-'));
