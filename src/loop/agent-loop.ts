@@ -21,6 +21,13 @@ export const LOOP_DETECTED_MESSAGE =
   'Loop detected: the same tool call was requested 5 times in a row, so it was not run again.';
 
 /**
+ * The reason the loop's own signal aborts with when a run ends: what `controller.abort()` would make (an
+ * `AbortError` DOMException with the default message), made once. A DOMException captures a stack trace when it is
+ * built, which cost ~50 µs per run — paid by every subagent delegation, whose run is one short loop.
+ */
+const LOOP_ENDED = new DOMException('This operation was aborted', 'AbortError');
+
+/**
  * One `sendStream`: appends the prompt, then calls the model and runs its tool calls until the model answers
  * without calls, a limit is reached, the signal aborts, or approvals are needed. Yields gemini-cli events.
  *
@@ -215,7 +222,7 @@ export async function* runAgentLoop(
     yield { type: 'max_session_turns' };
     return { kind: 'max_turns' };
   } finally {
-    controller.abort();
+    controller.abort(LOOP_ENDED);
     dispose();
     if (!paused) {
       // The consumer stopped iterating or something threw mid-turn: answer whatever is still open.
