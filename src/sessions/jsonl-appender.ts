@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open } from './descriptor-retry.js';
 import { dirname } from 'node:path';
 import { InternalError } from '../errors.js';
 

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from './descriptor-retry.js';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { SessionError } from '../errors.js';

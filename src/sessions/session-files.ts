@@ -1,4 +1,5 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { open, readdir } from './descriptor-retry.js';
 import { join } from 'node:path';
 import { parseSessionText, type ParsedSessionText } from './conversation.js';
 import type { FileIdentity } from './jsonl-appender.js';

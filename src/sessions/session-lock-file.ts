@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { link, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { readFile, writeFile } from './descriptor-retry.js';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
