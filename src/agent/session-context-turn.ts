@@ -35,19 +35,55 @@ export function renderSessionMemory(extension?: string, project?: string): strin
     : `\n<loaded_context>\n${sections.join('\n')}\n</loaded_context>`;
 }
 
+const DATE_OPTIONS: Intl.DateTimeFormatOptions = {
+  weekday: 'long',
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+};
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * `now.toLocaleDateString(undefined, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })`, as
+ * gemini-cli writes it: the date in the user's locale and time zone. When the default locale is `en-US` (also what
+ * `LANG=C` / `C.UTF-8` / `POSIX` give) it is spelled out by hand, `Thursday, December 3, 2026`: the first
+ * date formatting of a process loads ICU's date data, about 25 ms of CPU and 7 MiB of RSS, a tenth of a one-shot
+ * CLI run (goal P1). `Intl.PluralRules` tells the default locale without that data. Years outside 1000–9999 and
+ * every other locale go to ICU.
+ */
+export function sessionDate(now: Date): string {
+  const year = now.getFullYear();
+  if (year >= 1000 && year <= 9999 && new Intl.PluralRules().resolvedOptions().locale === 'en-US')
+    return enUsDate(now);
+  return now.toLocaleDateString(undefined, DATE_OPTIONS);
+}
+
+/** `now.toLocaleDateString('en-US', …)` of {@link sessionDate}, for a year in 1000–9999, without ICU. */
+export function enUsDate(now: Date): string {
+  return `${WEEKDAYS[now.getDay()]}, ${MONTHS[now.getMonth()]} ${now.getDate()}, ${now.getFullYear()}`;
+}
+
 /**
  * gemini-cli's `<session_context>` text, sent as the first part of the first user turn: the date in the user's
  * locale, the OS, the project's temporary folder, the workspace folders with a tree of each (up to 200 items),
  * and the workspace's context files.
  */
 export async function buildSessionContextText(input: SessionContextInput): Promise<string> {
-  const now = input.now ?? new Date();
-  const today = now.toLocaleDateString(undefined, {
-    weekday: 'long',
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-  });
+  const today = sessionDate(input.now ?? new Date());
   let directories = '';
   if (input.includeDirectoryTree ?? true) {
     const trees = await Promise.all(input.workspaceDirs.map((dir) => getFolderStructure(dir)));
