@@ -89,7 +89,11 @@ function boundPausedTurn(
   stored: StoredSession,
   rebuilt: RebuiltHistory,
 ): StoredPausedTurn | undefined {
-  const parsed = StoredPausedTurn.safeParse(stored.metadata[PAUSED_TURN_KEY]);
+  const value = stored.metadata[PAUSED_TURN_KEY];
+  // Nearly every session has none: answered without the schema, whose first parse in a process compiles it
+  // (~14 ms of a cold 10,000-message resume, goal P4).
+  if (value === undefined || value === null) return undefined;
+  const parsed = StoredPausedTurn.safeParse(value);
   if (!parsed.success) return undefined;
   const last = stored.messages.at(-1);
   const bound =
