@@ -156,7 +156,7 @@ export class SubagentRun {
     const { definition, runtime } = input;
     this.info = { name: definition.name, agentId: this.agentId, parentCallId: input.parentCallId };
     this.modelName = definition.model === 'inherit' ? runtime.model() : definition.model;
-    this.timer = new DeadlineTimer(definition.timeoutMs - before.elapsedMs);
+    this.timer = new DeadlineTimer(definition.timeoutMs - before.elapsedMs, input.signal);
     this.budget = runtime.subagentBudget();
     this.history = new ConversationHistory(log.history);
     this.canHold = input.canHold === true;

@@ -81,7 +81,7 @@ async function driveRun(
   const { definition } = input;
   const parent = input.signal;
   try {
-    const main = AbortSignal.any([run.timer.signal, ...(parent ? [parent] : [])]);
+    const main = run.timer.signal;
     if (definition.mcpServers !== undefined && Object.keys(definition.mcpServers).length > 0) {
       run.mcp = await startRunServers(input.runtime, definition.mcpServers, main, (event) =>
         run.forward(event),
@@ -97,7 +97,7 @@ async function driveRun(
       throw new ToolCallHeld({ approvals, state: { ...run.heldState() } });
     }
     run.canHold = false;
-    let reason = reasonOf(outcome, run, run.timer.signal.aborted && !parent?.aborted);
+    let reason = reasonOf(outcome, run, run.timer.expired && !parent?.aborted);
     let result: string | undefined = run.submitted?.result;
     if (outcome.kind === 'completed' && reason === 'ERROR_NO_COMPLETE_TASK_CALL') {
       run.forward(
@@ -172,8 +172,8 @@ async function graceTurn(
     },
   });
   run.timer.clear();
-  run.timer = new DeadlineTimer(input.graceMs ?? GRACE_PERIOD_MS);
-  const signal = AbortSignal.any([run.timer.signal, ...(input.signal ? [input.signal] : [])]);
+  run.timer = new DeadlineTimer(input.graceMs ?? GRACE_PERIOD_MS, input.signal);
+  const { signal } = run.timer;
   try {
     const start: LoopStart = { kind: 'prompt', parts: [{ text: finalWarningMessage(reason) }] };
     const outcome = await run.loop(start, 1, signal);
