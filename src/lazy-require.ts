@@ -51,3 +51,15 @@ export function lazyRequire<T>(id: string): T {
   if (modules === null || file === undefined) return load(id) as T;
   return (load(join(modules.dir, file)) as Record<string, unknown>)[id] as T;
 }
+
+/**
+ * Node's built-in module `id` (`node:https`), loaded synchronously on its first use rather than when the SDK is
+ * imported. Some built-ins cost a fresh process several milliseconds and a few MiB to load (`node:https` brings
+ * `http` and `tls`, ~9 ms and 3.5 MiB); a one-shot CLI run that never fetches a URL or spawns a process does not
+ * pay for them (goal P1). Node caches the module, so repeated calls are cheap.
+ *
+ * @param id the built-in, with its `node:` prefix
+ */
+export function builtinModule<T>(id: `node:${string}`): T {
+  return load(id) as T;
+}

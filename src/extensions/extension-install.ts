@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
@@ -7,6 +7,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { InstallMetadata } from './extension-manifest.js';
 import { ExtensionError } from './extension-manifest.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** Sources gemini-cli clones with git (and `file://`, which the SDK accepts too, for local repositories). */
 const GIT_PREFIXES = [
@@ -98,7 +99,7 @@ export function gitEnv(): NodeJS.ProcessEnv {
  * @throws ExtensionError naming the source; when git is not installed, what to do instead.
  */
 export async function cloneFromGit(metadata: InstallMetadata, destination: string): Promise<void> {
-  const run = promisify(execFile);
+  const run = promisify(builtinModule<typeof ChildProcesses>('node:child_process').execFile);
   const git = (args: string[]) =>
     run('git', args, {
       cwd: destination,

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import {
   type SettingsStore,
 } from './extension-config.js';
 import { missingSettingsWarning, settingsOf } from './extension-settings.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** gemini-cli's update states (`ExtensionUpdateState`), with its texts as values. */
 export type ExtensionUpdateState = 'update available' | 'up to date' | 'not updatable' | 'error';
@@ -48,9 +49,8 @@ export interface UpdateCheckTarget {
   installMetadata: InstallMetadata | undefined;
 }
 
-const run = promisify(execFile);
-
 async function git(args: string[], cwd: string): Promise<string> {
+  const run = promisify(builtinModule<typeof ChildProcesses>('node:child_process').execFile);
   const { stdout } = await run('git', args, {
     cwd,
     env: gitEnv(),

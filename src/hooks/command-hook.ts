@@ -1,7 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { killProcessTree } from '../workspace/process-tree.js';
 import { parseCommandOutput } from './command-output.js';
 import type { HookInput } from './hook-types.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** A command hook as configured in `settings.json` (`{ "type": "command", "command": "…" }`). */
 export interface CommandHookConfig {
@@ -157,7 +159,7 @@ export function runCommandHook(
     const onAbort = (): void => kill('The hook was cancelled (the turn was aborted).');
     const timer = setTimeout(() => kill(`Hook timed out after ${timeoutMs}ms`), timeoutMs);
     try {
-      child = spawn(file, args, {
+      child = builtinModule<typeof ChildProcesses>('node:child_process').spawn(file, args, {
         cwd: input.cwd,
         env,
         stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { terminateGroup, trackGroup, untrackGroup } from './process-groups.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** What {@link ProcessGroupStdioTransport} starts. */
 export interface StdioServerLaunch {
@@ -46,14 +48,18 @@ export class ProcessGroupStdioTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('The stdio transport was already started.');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.launch.command, [...this.launch.args], {
-        env: this.launch.env,
-        ...(this.launch.cwd === undefined ? {} : { cwd: this.launch.cwd }),
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-        shell: false,
-      });
+      const child = builtinModule<typeof ChildProcesses>('node:child_process').spawn(
+        this.launch.command,
+        [...this.launch.args],
+        {
+          env: this.launch.env,
+          ...(this.launch.cwd === undefined ? {} : { cwd: this.launch.cwd }),
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+          shell: false,
+        },
+      );
       this.child = child;
       let spawned = false;
       this.exit = new Promise((done) => {

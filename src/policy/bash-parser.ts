@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gunzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import type * as TreeSitter from 'web-tree-sitter';
 import type { Node as SyntaxNode } from 'web-tree-sitter';
 import { decodeAnsiC } from './shell-quoting.js';
@@ -13,6 +13,7 @@ import type {
   ShellWord,
 } from './shell-syntax.js';
 import { VENDORED, vendoredFile } from './vendored-files.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** Longer scripts are not parsed: the policy fails closed on them. */
 export const MAX_SCRIPT_LENGTH = 100_000;
@@ -249,6 +250,7 @@ async function load(): Promise<ShellParser> {
   const { Parser, Language } = createRequire(import.meta.url)(runtime) as typeof TreeSitter;
   // web-tree-sitter keeps its Wasm module in module state: init must run once per process.
   // Its Wasm core is handed over as bytes (`wasmBinary`), so the runtime never looks for a file of its own.
+  const { gunzipSync } = builtinModule<typeof Zlib>('node:zlib');
   const wasmBinary = gunzipSync(readFileSync(vendoredFile(VENDORED.treeSitterWasm)));
   await Parser.init({ wasmBinary });
   const language = await Language.load(

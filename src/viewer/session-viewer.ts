@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import type * as Http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FileSessionStore } from '../sessions/file-session-store.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { createSessionViewerHandler } from './viewer-handler.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** Options of {@link startSessionViewer}. */
 export interface SessionViewerOptions {
@@ -52,7 +53,7 @@ export async function startSessionViewer(
     allowedHosts: hosts,
     ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
   });
-  const server = createServer(handler);
+  const server = builtinModule<typeof Http>('node:http').createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

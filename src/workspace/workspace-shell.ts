@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type * as ChildProcesses from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { AbortError, LimitExceededError, PolicyDeniedError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -13,6 +14,7 @@ import type {
   AgentShellResult,
   ShellProcess,
 } from '../core/workspace-types.js';
+import { builtinModule } from '../lazy-require.js';
 
 /** Decision of a {@link CommandCheck}. */
 export type CommandDecision = { decision: 'allow' } | { decision: 'deny'; reason: string };
@@ -136,13 +138,17 @@ export class WorkspaceShell implements SandboxShell {
   }
 
   private spawnBash(command: string, prepared: Prepared, stdin: 'ignore' | 'pipe'): ChildProcess {
-    return spawn('bash', ['-c', `${BASH_PRELUDE}\n${command}`], {
-      cwd: prepared.cwd,
-      env: prepared.env,
-      detached: process.platform !== 'win32',
-      stdio: [stdin, 'pipe', 'pipe'],
-      windowsHide: true,
-    });
+    return builtinModule<typeof ChildProcesses>('node:child_process').spawn(
+      'bash',
+      ['-c', `${BASH_PRELUDE}\n${command}`],
+      {
+        cwd: prepared.cwd,
+        env: prepared.env,
+        detached: process.platform !== 'win32',
+        stdio: [stdin, 'pipe', 'pipe'],
+        windowsHide: true,
+      },
+    );
   }
 
   private startUnchecked(

@@ -61,14 +61,19 @@ function staticClosure(entry: string): Map<string, string[]> {
 function closureOf(entry: string): {
   packages: Map<string, string[]>;
   files: Map<string, string[]>;
+  builtins: Map<string, string[]>;
 } {
   const packages = new Map<string, string[]>();
+  const builtins = new Map<string, string[]>();
   const seen = new Map<string, string[]>([[entry, [entry]]]);
   const queue = [entry];
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     const chain = seen.get(file) ?? [];
     for (const spec of emittedStaticImports(file)) {
-      if (spec.startsWith('node:')) continue;
+      if (spec.startsWith('node:')) {
+        if (!builtins.has(spec)) builtins.set(spec, [...chain, spec]);
+        continue;
+      }
       if (spec.startsWith('.')) {
         const target = join(dirname(file), spec).replace(/\.js$/, '.ts');
         if (!seen.has(target)) {
@@ -83,7 +88,7 @@ function closureOf(entry: string): {
       if (!packages.has(name)) packages.set(name, [...chain, spec]);
     }
   }
-  return { packages, files: seen };
+  return { packages, files: seen, builtins };
 }
 
 /**
@@ -109,6 +114,22 @@ const CLI_ON_DEMAND = [
 const rel = (p: string): string =>
   p.startsWith(SRC) ? `src/${relative(SRC, p).split(sep).join('/')}` : p;
 
+/**
+ * Node built-ins that cost a fresh process milliseconds and MiB to load (`node:https` brings `http` and `tls`) and
+ * that a replay `-p` run never uses: loaded with `builtinModule()` (src/lazy-require.ts) where a URL is fetched, a
+ * process spawned or a server started (goal P1).
+ */
+const LAZY_BUILTINS = [
+  'node:child_process',
+  'node:http',
+  'node:https',
+  'node:tls',
+  'node:zlib',
+  'node:dns',
+  'node:dns/promises',
+  'node:readline',
+];
+
 describe('import cost: what the public entry points load eagerly', () => {
   for (const entry of ['index.ts', 'policy/index.ts', 'sessions/index.ts', 'cli/main.ts']) {
     it(`src/${entry} loads none of the lazily loaded packages`, () => {
@@ -128,6 +149,15 @@ describe('import cost: what the public entry points load eagerly', () => {
       .map((file) => (files.get(file) ?? []).map(rel).join(' → '));
     expect(offenders).toEqual([]);
     expect(files.has(join(SRC, 'cli/run-prompt.ts'))).toBe(true);
+  });
+
+  it('src/cli/main.ts loads no built-in that only fetching, spawning or serving needs', () => {
+    const { builtins } = closureOf(join(SRC, 'cli/main.ts'));
+    const offenders = LAZY_BUILTINS.filter((b) => builtins.has(b)).map((b) =>
+      (builtins.get(b) ?? []).map(rel).join(' → '),
+    );
+    expect(offenders).toEqual([]);
+    expect(builtins.has('node:fs')).toBe(true);
   });
 
   it('follows value imports through a chain of files and erases type-only ones', () => {

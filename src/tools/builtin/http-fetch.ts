@@ -1,8 +1,10 @@
-import http from 'node:http';
-import https from 'node:https';
+import type * as Http from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type * as Https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type * as Zlib from 'node:zlib';
+import { builtinModule } from '../../lazy-require.js';
 import {
   isBlockedAddress,
   resolveAllowedAddress,
@@ -75,17 +77,18 @@ function pinnedLookup(address: string, family: number): LookupFunction {
 }
 
 /** Decodes a compressed body on the fly; the size cap applies to the decoded bytes (no zip bombs). */
-function decoded(response: http.IncomingMessage): Readable {
+function decoded(response: IncomingMessage): Readable {
   const encoding = String(response.headers['content-encoding'] ?? '')
     .toLowerCase()
     .trim();
+  const zlib = builtinModule<typeof Zlib>('node:zlib');
   if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(zlib.createGunzip());
   if (encoding === 'deflate') return response.pipe(zlib.createInflate());
   if (encoding === 'br') return response.pipe(zlib.createBrotliDecompress());
   return response;
 }
 
-async function readLimited(response: http.IncomingMessage, limit: number): Promise<Buffer> {
+async function readLimited(response: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = response.headers['content-length'];
   if (declared && Number.parseInt(declared, 10) > limit) {
     response.destroy();
@@ -112,8 +115,11 @@ function request(
   target: { address: string; family: number } | undefined,
   limits: FetchLimits,
   signal: AbortSignal,
-): Promise<http.IncomingMessage> {
-  const client = url.protocol === 'https:' ? https : http;
+): Promise<IncomingMessage> {
+  const client =
+    url.protocol === 'https:'
+      ? builtinModule<typeof Https>('node:https')
+      : builtinModule<typeof Http>('node:http');
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,

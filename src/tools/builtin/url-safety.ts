@@ -1,6 +1,6 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
+import type * as DnsPromises from 'node:dns/promises';
 import type * as IpAddr from 'ipaddr.js';
-import { lazyRequire } from '../../lazy-require.js';
+import { builtinModule, lazyRequire } from '../../lazy-require.js';
 
 /** `ipaddr.js`, loaded on the first address checked (web_fetch) rather than when the SDK is imported (goal P2). */
 let ipaddrModule: typeof IpAddr | undefined;
@@ -13,7 +13,8 @@ function ipaddr(): typeof IpAddr {
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 /** The system resolver, all addresses. */
-export const systemLookup: HostLookup = (hostname) => dnsLookup(hostname, { all: true });
+export const systemLookup: HostLookup = (hostname) =>
+  builtinModule<typeof DnsPromises>('node:dns/promises').lookup(hostname, { all: true });
 
 /**
  * True unless the address is an ordinary public unicast address, classified with ipaddr.js: loopback,
