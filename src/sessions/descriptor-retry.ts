@@ -8,23 +8,57 @@ const OUT_OF_DESCRIPTORS = new Set(['EMFILE', 'ENFILE']);
 const GIVE_UP_MS = 60_000;
 
 /**
- * Runs `op` (one call that opens a descriptor and fails before doing anything else when none is free), retrying
- * with a growing, jittered pause while the process is out of descriptors — thousands of sessions writing at once
- * next to their sockets wait their turn instead of failing, as `graceful-fs` does for the whole `fs` module.
+ * At most this many of these calls at once in the process: thousands of sessions starting together (a lock file,
+ * a session file and a listing each) would otherwise take every free descriptor at the same moment, and the
+ * sockets of their model calls — which cannot wait — would fail with `EMFILE`.
+ */
+const MAX_AT_ONCE = 128;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function slot(): Promise<void> {
+  if (running < MAX_AT_ONCE) {
+    running++;
+    return;
+  }
+  // The releasing call hands its slot over, so `running` stays counted.
+  await new Promise<void>((resolve) => waiting.push(resolve));
+}
+
+function releaseSlot(): void {
+  const next = waiting.shift();
+  if (next !== undefined) next();
+  else running--;
+}
+
+/**
+ * Runs `op` (one call that opens a descriptor and fails before doing anything else when none is free): at most
+ * {@link MAX_AT_ONCE} at a time, retrying with a growing, jittered pause while the process is out of descriptors —
+ * thousands of sessions writing at once next to their sockets wait their turn instead of failing, as
+ * `graceful-fs` does for the whole `fs` module.
  */
 async function whenDescriptorFree<T>(op: () => Promise<T>): Promise<T> {
-  const started = Date.now();
-  let pause = 2;
-  for (;;) {
-    try {
-      return await op();
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException | null)?.code;
-      if (code === undefined || !OUT_OF_DESCRIPTORS.has(code) || Date.now() - started > GIVE_UP_MS)
-        throw err;
-      await sleep(pause + Math.random() * pause);
-      pause = Math.min(pause * 2, 200);
+  await slot();
+  try {
+    const started = Date.now();
+    let pause = 2;
+    for (;;) {
+      try {
+        return await op();
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException | null)?.code;
+        if (
+          code === undefined ||
+          !OUT_OF_DESCRIPTORS.has(code) ||
+          Date.now() - started > GIVE_UP_MS
+        )
+          throw err;
+        await sleep(pause + Math.random() * pause);
+        pause = Math.min(pause * 2, 200);
+      }
     }
+  } finally {
+    releaseSlot();
   }
 }
 
