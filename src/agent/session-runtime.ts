@@ -30,9 +30,12 @@ import type { BudgetTracker } from '../context/budget.js';
 import { LimitExceededError } from '../errors.js';
 import type { BudgetExceededInfo, WarningInfo } from '../events.js';
 import { estimateTokens } from '../loop/context-window.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { buildSystemPrompt, type PromptMemory } from './system-prompt.js';
 import { startRunMcpServers } from './subagent-mcp.js';
 import { createNestedApprovals } from './nested-approvals.js';
+
+/** The memory block of a subagent's system prompt, rendered once per preamble memory (one per session). */
+const renderedMemory = new WeakMap<PromptMemory, string | undefined>();
 
 /** What {@link createSessionRuntime} builds a session's runtime from. */
 export interface SessionRuntimeParts {
@@ -127,7 +130,11 @@ class AgentSessionRuntime implements SessionRuntime {
 
   get memory(): string | undefined {
     const memory = this.parts.preamble()?.memory;
-    return memory && buildSystemPrompt({ systemPrompt: 'none', memory });
+    if (memory === undefined) return undefined;
+    // Every subagent run asks for it; a preamble's memory is fixed once loaded (a reload makes a new object).
+    if (!renderedMemory.has(memory))
+      renderedMemory.set(memory, buildSystemPrompt({ systemPrompt: 'none', memory }));
+    return renderedMemory.get(memory);
   }
 
   get contextParts(): readonly Part[] {

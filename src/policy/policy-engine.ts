@@ -111,6 +111,18 @@ function defaultDecisionLabel(mode: ApprovalMode): string {
     : 'built-in default (no rule matched: ask_user)';
 }
 
+/** Each rule's {@link describeRule} label, made on its first match (a check reports it on every tool call). */
+const labels = new WeakMap<CompiledRule, string>();
+
+function labelOf(rule: CompiledRule): string {
+  let label = labels.get(rule);
+  if (label === undefined) {
+    label = describeRule(rule);
+    labels.set(rule, label);
+  }
+  return label;
+}
+
 function info(rule: CompiledRule): PolicyRuleInfo {
   return {
     name: rule.name,
@@ -123,7 +135,7 @@ function info(rule: CompiledRule): PolicyRuleInfo {
     modes: rule.modes,
     kinds: rule.kinds,
     denyMessage: rule.denyMessage,
-    label: describeRule(rule),
+    label: labelOf(rule),
   };
 }
 
@@ -186,7 +198,7 @@ export class PolicyEngine {
       steps: steps.map((step) => ({
         command: step.command,
         decision: step.decision,
-        decidedBy: step.rule ? describeRule(step.rule) : defaultDecisionLabel(mode),
+        decidedBy: step.rule ? labelOf(step.rule) : defaultDecisionLabel(mode),
         ...(step.note ? { note: step.note } : {}),
         depth: step.depth,
       })),
