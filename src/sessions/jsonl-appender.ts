@@ -95,6 +95,8 @@ export class JsonlAppender {
   private needsNewline: boolean;
   private closed = false;
   private current: FileIdentity;
+  /** Device and inode of the open descriptor's file (fixed for its lifetime). */
+  private readonly opened: { dev: number; ino: number };
 
   private constructor(
     readonly path: string,
@@ -105,6 +107,7 @@ export class JsonlAppender {
   ) {
     this.needsNewline = needsNewline;
     this.current = { dev: opened.dev, ino: opened.ino, size: opened.size };
+    this.opened = { dev: opened.dev, ino: opened.ino };
   }
 
   /** The file as this appender left it (its size after the last write). */
@@ -114,10 +117,25 @@ export class JsonlAppender {
 
   /**
    * How the file changed since this appender (or `since`, an identity remembered from an earlier appender of the
-   * same file) last wrote it: deleted, replaced by another file, truncated, or grown by another writer. Two `stat`
-   * calls; undefined when nothing changed.
+   * same file) last wrote it: deleted, replaced by another file, truncated, or grown by another writer; undefined
+   * when nothing changed.
+   *
+   * One `stat` of the path when nothing changed: if `since` is this descriptor's file (its device and inode never
+   * change) and the path still names that inode with `since`'s size, then the file is linked (the path links it),
+   * not replaced, and the descriptor's size is the path's — exactly what {@link compareIdentity} would conclude from
+   * both `stat`s. Anything else takes both `stat`s (path and descriptor) to say what changed.
    */
   async changedSince(since: FileIdentity = this.current): Promise<FileChange | undefined> {
+    if (since.ino === this.opened.ino && since.dev === this.opened.dev) {
+      const onDisk = await statOrUndefined(this.path);
+      if (
+        onDisk !== undefined &&
+        onDisk.ino === since.ino &&
+        onDisk.dev === since.dev &&
+        onDisk.size === since.size
+      )
+        return undefined;
+    }
     const [onDisk, open] = await Promise.all([statOrUndefined(this.path), this.handle.stat()]);
     return compareIdentity(since, onDisk, open);
   }

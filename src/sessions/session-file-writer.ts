@@ -25,7 +25,8 @@ export const SESSION_FILE_REWRITTEN = 'SESSION_FILE_REWRITTEN';
 
 /**
  * The appender to write the lease's next records with, after checking that the session file is still the one our
- * last write left (same device and inode, same size, still linked): every append pays two `stat` calls for that.
+ * last write left (same device and inode, same size, still linked): every append pays a `stat` of the path for
+ * that (and a `stat` of the descriptor too when something changed, to say what).
  *
  * - deleted, truncated or replaced under us: the file is rewritten from the lease's in-memory fold (atomically:
  *   temp file + rename), a replacing file is kept beside it as `<name>.replaced-<time>`, and a warning says so —
