@@ -8,82 +8,92 @@ export interface CheckedHookOutput {
   problems: string[];
 }
 
-const Decision = z.enum(['allow', 'approve', 'deny', 'block', 'ask']);
-const PlainObject = z.custom<Record<string, unknown>>(
-  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-  'expected an object',
-);
+/** The schemas the checks use, built on the first hook answer rather than when the SDK is imported (goals P1, P2). */
+function buildSchemas(): {
+  PlainObject: z.ZodType<Record<string, unknown>>;
+  BASE_FIELDS: Record<string, z.ZodType>;
+  SPECIFIC_FIELDS: Record<string, z.ZodType>;
+} {
+  const Decision = z.enum(['allow', 'approve', 'deny', 'block', 'ask']);
+  const PlainObject = z.custom<Record<string, unknown>>(
+    (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+    'expected an object',
+  );
 
-/** The top-level fields and their schemas. */
-const BASE_FIELDS: Record<string, z.ZodType> = {
-  continue: z.boolean(),
-  stopReason: z.string(),
-  suppressOutput: z.boolean(),
-  systemMessage: z.string(),
-  decision: Decision,
-  reason: z.string(),
-};
+  /** The top-level fields and their schemas. */
+  const BASE_FIELDS: Record<string, z.ZodType> = {
+    continue: z.boolean(),
+    stopReason: z.string(),
+    suppressOutput: z.boolean(),
+    systemMessage: z.string(),
+    decision: Decision,
+    reason: z.string(),
+  };
 
-const LLMResponseSchema = z.looseObject({
-  text: z.string().optional(),
-  candidates: z.array(
-    z.looseObject({
-      content: z.looseObject({ role: z.string().optional(), parts: z.array(z.string()) }),
-      finishReason: z.string().optional(),
-      index: z.number().optional(),
-      safetyRatings: z
-        .array(
-          z.looseObject({
-            category: z.string(),
-            probability: z.string(),
-            blocked: z.boolean().optional(),
-          }),
-        )
-        .optional(),
-    }),
-  ),
-  usageMetadata: z
-    .looseObject({
-      promptTokenCount: z.number().optional(),
-      candidatesTokenCount: z.number().optional(),
-      totalTokenCount: z.number().optional(),
-    })
-    .optional(),
-});
+  const LLMResponseSchema = z.looseObject({
+    text: z.string().optional(),
+    candidates: z.array(
+      z.looseObject({
+        content: z.looseObject({ role: z.string().optional(), parts: z.array(z.string()) }),
+        finishReason: z.string().optional(),
+        index: z.number().optional(),
+        safetyRatings: z
+          .array(
+            z.looseObject({
+              category: z.string(),
+              probability: z.string(),
+              blocked: z.boolean().optional(),
+            }),
+          )
+          .optional(),
+      }),
+    ),
+    usageMetadata: z
+      .looseObject({
+        promptTokenCount: z.number().optional(),
+        candidatesTokenCount: z.number().optional(),
+        totalTokenCount: z.number().optional(),
+      })
+      .optional(),
+  });
 
-const MessageContent = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
+  const MessageContent = z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]);
 
-const LLMRequestPatch = z.looseObject({
-  model: z.string().optional(),
-  messages: z
-    .array(z.object({ role: z.enum(['user', 'model', 'system']), content: MessageContent }))
-    .optional(),
-  config: z
-    .looseObject({
-      temperature: z.number().optional(),
-      maxOutputTokens: z.number().optional(),
-      topP: z.number().optional(),
-      topK: z.number().optional(),
-    })
-    .optional(),
-});
+  const LLMRequestPatch = z.looseObject({
+    model: z.string().optional(),
+    messages: z
+      .array(z.object({ role: z.enum(['user', 'model', 'system']), content: MessageContent }))
+      .optional(),
+    config: z
+      .looseObject({
+        temperature: z.number().optional(),
+        maxOutputTokens: z.number().optional(),
+        topP: z.number().optional(),
+        topK: z.number().optional(),
+      })
+      .optional(),
+  });
 
-const ToolConfigSchema = z.object({
-  mode: z.enum(['AUTO', 'ANY', 'NONE']).optional(),
-  allowedFunctionNames: z.array(z.string()).optional(),
-});
+  const ToolConfigSchema = z.object({
+    mode: z.enum(['AUTO', 'ANY', 'NONE']).optional(),
+    allowedFunctionNames: z.array(z.string()).optional(),
+  });
 
-/** The `hookSpecificOutput` fields the SDK acts on, with their schemas (other keys pass through). */
-const SPECIFIC_FIELDS: Record<string, z.ZodType> = {
-  hookEventName: z.string(),
-  additionalContext: z.string(),
-  tool_input: PlainObject,
-  tailToolCallRequest: z.object({ name: z.string().min(1), args: PlainObject.default({}) }),
-  llm_request: LLMRequestPatch,
-  llm_response: LLMResponseSchema,
-  toolConfig: ToolConfigSchema,
-  clearContext: z.boolean(),
-};
+  /** The `hookSpecificOutput` fields the SDK acts on, with their schemas (other keys pass through). */
+  const SPECIFIC_FIELDS: Record<string, z.ZodType> = {
+    hookEventName: z.string(),
+    additionalContext: z.string(),
+    tool_input: PlainObject,
+    tailToolCallRequest: z.object({ name: z.string().min(1), args: PlainObject.default({}) }),
+    llm_request: LLMRequestPatch,
+    llm_response: LLMResponseSchema,
+    toolConfig: ToolConfigSchema,
+    clearContext: z.boolean(),
+  };
+  return { PlainObject, BASE_FIELDS, SPECIFIC_FIELDS };
+}
+
+let schemas: ReturnType<typeof buildSchemas> | undefined;
 
 function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
@@ -132,6 +142,8 @@ export function checkHookOutput(value: unknown): CheckedHookOutput {
       problems: [`The hook answered ${describe(value)}, not a JSON object; the answer is ignored.`],
     };
   }
+  schemas ??= buildSchemas();
+  const { PlainObject, BASE_FIELDS, SPECIFIC_FIELDS } = schemas;
   const problems: string[] = [];
   const { hookSpecificOutput, ...rest } = value as Record<string, unknown>;
   const output = checkFields(rest, BASE_FIELDS, '', problems) as AnyHookOutput;
