@@ -7,40 +7,19 @@
  * argv: runs calls
  */
 import process from 'node:process';
-import { createRequire } from 'node:module';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { GeminiCliAgent, tool, z } from 'gemini-agent-sdk';
 import { ScriptedModel, callTurn, textTurn } from 'gemini-agent-sdk/testing';
+import { p9Servers } from '../lib/mcp-servers.mjs';
 
 const [runsArg, callsArg] = process.argv.slice(2);
 const runs = Number(runsArg);
 const calls = Number(callsArg);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const require = createRequire(join(root, 'package.json'));
-const packageFile = (name, file) => join(dirname(require.resolve(`${name}/package.json`)), file);
 const cwd = mkdtempSync(join(tmpdir(), 'h8-p9-'));
-
-const SERVERS = {
-  everything: {
-    command: process.execPath,
-    args: [packageFile('@modelcontextprotocol/server-everything', 'dist/index.js'), 'stdio'],
-    trust: true,
-  },
-  filesystem: {
-    command: process.execPath,
-    args: [packageFile('@modelcontextprotocol/server-filesystem', 'dist/index.js'), cwd],
-    trust: true,
-  },
-  fault: {
-    command: process.execPath,
-    args: [join(root, 'test', 'mcp', 'servers', 'fault-server.mjs')],
-    trust: true,
-  },
-};
+const SERVERS = p9Servers(cwd);
 
 function agentWith(model, extra) {
   return new GeminiCliAgent({
