@@ -62,180 +62,182 @@ const objectWith = (methods: readonly string[], what: string) =>
     { error: `expected ${what}` },
   );
 
-/** One entry of `tools`: a `tool()` definition or an `AgentTool`, checked for what the loop relies on. */
-const ToolEntry = z.custom<object>((v) => {
-  if (typeof v !== 'object' || v === null) return false;
-  const t = v as Record<string, unknown>;
-  if (typeof t['name'] !== 'string') return false;
-  if (typeof t['execute'] === 'function') return typeof t['validate'] === 'function';
-  const schema = t['inputSchema'];
-  const schemaLike =
-    (typeof schema === 'object' && schema !== null) || typeof schema === 'function';
-  return typeof t['action'] === 'function' && schemaLike;
-}, 'expected a tool made with tool() (or an AgentTool with name, validate and execute)');
+/** The schemas {@link validateAgentOptions} checks against, built on its first call, not at import (goal P2). */
+function buildOptionSchemas() {
+  /** One entry of `tools`: a `tool()` definition or an `AgentTool`, checked for what the loop relies on. */
+  const ToolEntry = z.custom<object>((v) => {
+    if (typeof v !== 'object' || v === null) return false;
+    const t = v as Record<string, unknown>;
+    if (typeof t['name'] !== 'string') return false;
+    if (typeof t['execute'] === 'function') return typeof t['validate'] === 'function';
+    const schema = t['inputSchema'];
+    const schemaLike =
+      (typeof schema === 'object' && schema !== null) || typeof schema === 'function';
+    return typeof t['action'] === 'function' && schemaLike;
+  }, 'expected a tool made with tool() (or an AgentTool with name, validate and execute)');
 
-const SkillEntry = z
-  .object(
-    {
-      type: z.enum(['dir', 'root'], { error: "expected 'dir' or 'root'" }),
-      path: nonEmptyStr('a non-empty path'),
-    },
-    { error: typeError('a skill reference made with skillDir(path) or skillRoot(path)') },
-  )
-  .strict();
+  const SkillEntry = z
+    .object(
+      {
+        type: z.enum(['dir', 'root'], { error: "expected 'dir' or 'root'" }),
+        path: nonEmptyStr('a non-empty path'),
+      },
+      { error: typeError('a skill reference made with skillDir(path) or skillRoot(path)') },
+    )
+    .strict();
 
-const RetrySchema = z
-  .object(
-    {
-      maxAttempts: positiveInt().optional(),
-      initialDelayMs: nonNegative().optional(),
-      maxDelayMs: nonNegative().optional(),
-      connectionBudgetMs: nonNegative().optional(),
-      onRetry: fn().optional(),
-      sleep: fn().optional(),
-      random: fn().optional(),
-      now: fn().optional(),
-      logger: objectWith(['debug', 'info', 'warn', 'error'], 'a logger').optional(),
-    },
-    { error: typeError('false or an object such as { maxAttempts: 3 }') },
-  )
-  .strict();
+  const RetrySchema = z
+    .object(
+      {
+        maxAttempts: positiveInt().optional(),
+        initialDelayMs: nonNegative().optional(),
+        maxDelayMs: nonNegative().optional(),
+        connectionBudgetMs: nonNegative().optional(),
+        onRetry: fn().optional(),
+        sleep: fn().optional(),
+        random: fn().optional(),
+        now: fn().optional(),
+        logger: objectWith(['debug', 'info', 'warn', 'error'], 'a logger').optional(),
+      },
+      { error: typeError('false or an object such as { maxAttempts: 3 }') },
+    )
+    .strict();
 
-const LimitsSchema = z
-  .object(
-    {
-      maxTurns: positiveInt().optional(),
-      toolTimeoutMs: positive().optional(),
-      maxResponseBytes: positiveInt().optional(),
-    },
-    { error: typeError('an object such as { maxTurns: 20 }') },
-  )
-  .strict();
+  const LimitsSchema = z
+    .object(
+      {
+        maxTurns: positiveInt().optional(),
+        toolTimeoutMs: positive().optional(),
+        maxResponseBytes: positiveInt().optional(),
+      },
+      { error: typeError('an object such as { maxTurns: 20 }') },
+    )
+    .strict();
 
-const GenerationConfigSchema = z
-  .looseObject(
-    {
-      temperature: z.number({ error: 'expected a number from 0 to 2' }).min(0).max(2).optional(),
-      topP: z.number({ error: 'expected a number from 0 to 1' }).min(0).max(1).optional(),
-      topK: z.number({ error: 'expected a positive number' }).gt(0).optional(),
-      maxOutputTokens: positiveInt().optional(),
-      candidateCount: positiveInt().optional(),
-      seed: z.number({ error: 'expected an integer' }).int().optional(),
-      stopSequences: z.array(str()).optional(),
-      thinkingConfig: z.looseObject({}, { error: 'expected an object' }).optional(),
-      systemInstruction: z
-        .undefined({ error: 'is not allowed here: use the instructions option' })
-        .optional(),
-      tools: z.undefined({ error: 'is not allowed here: use the tools option' }).optional(),
-      abortSignal: z
-        .undefined({ error: 'is not allowed here: pass the signal to sendStream' })
-        .optional(),
-    },
-    { error: typeError('an object of generation settings such as { temperature: 0.2 }') },
-  )
-  .optional();
+  const GenerationConfigSchema = z
+    .looseObject(
+      {
+        temperature: z.number({ error: 'expected a number from 0 to 2' }).min(0).max(2).optional(),
+        topP: z.number({ error: 'expected a number from 0 to 1' }).min(0).max(1).optional(),
+        topK: z.number({ error: 'expected a positive number' }).gt(0).optional(),
+        maxOutputTokens: positiveInt().optional(),
+        candidateCount: positiveInt().optional(),
+        seed: z.number({ error: 'expected an integer' }).int().optional(),
+        stopSequences: z.array(str()).optional(),
+        thinkingConfig: z.looseObject({}, { error: 'expected an object' }).optional(),
+        systemInstruction: z
+          .undefined({ error: 'is not allowed here: use the instructions option' })
+          .optional(),
+        tools: z.undefined({ error: 'is not allowed here: use the tools option' }).optional(),
+        abortSignal: z
+          .undefined({ error: 'is not allowed here: pass the signal to sendStream' })
+          .optional(),
+      },
+      { error: typeError('an object of generation settings such as { temperature: 0.2 }') },
+    )
+    .optional();
 
-/**
- * The schema of every {@link GeminiCliAgentOptions} field. Unknown keys are errors (with a "did you mean"), as a
- * TypeScript object literal would be. Extend it when adding an option: `OPTION_SCHEMAS` is the list.
- */
-export const OPTION_SCHEMAS = {
-  instructions: z
-    .union([str(), fn()], { error: 'expected a string or a function returning one' })
-    .nullable()
-    .optional(),
-  systemPrompt: z
-    .string({
-      error: (i) =>
-        `the systemPrompt option must be 'default', 'none' or your own prompt text (got ${describeValue(i.input)})`,
-    })
-    .optional(),
-  tools: z.array(ToolEntry, { error: 'expected an array of tools made with tool()' }).optional(),
-  builtinTools: z
-    .union([z.literal('all'), z.literal('read-only'), z.literal(false), z.array(str())], {
-      error: "expected 'all', 'read-only', false or an array of built-in tool names",
-    })
-    .optional(),
-  skills: z
-    .array(SkillEntry, { error: 'expected an array of skillDir(path) references' })
-    .optional(),
-  skillDiscovery: discoveryTiers(),
-  trustWorkspace: bool().optional(),
-  settings: z.unknown().optional(),
-  memory: bool().optional(),
-  sessionContext: bool().optional(),
-  model: nonEmptyStr().optional(),
-  cwd: nonEmptyStr('a directory path').optional(),
-  includeDirectories: z
-    .array(nonEmptyStr('a directory path'), { error: 'expected an array of directory paths' })
-    .optional(),
-  filesystem: fn('a function (base: SandboxFilesystem) => SandboxFilesystem').optional(),
-  sandbox: z
-    .object({
-      maxReadBytes: positiveInt().optional(),
-      maxOutputBytes: positiveInt().optional(),
-      allowHardLinkReads: bool().optional(),
-    })
-    .strict()
-    .optional(),
-  mcpServers: McpServersOption.optional(),
-  debug: bool().optional(),
-  recordResponses: nonEmptyStr('a file path').optional(),
-  fakeResponses: nonEmptyStr('a file path').optional(),
-  ...MODEL_SOURCE_AND_EXTENSION_OPTION_SCHEMAS,
-  apiKey: nonEmptyStr().optional(),
-  baseUrl: str()
-    .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), { error: 'expected an http(s) URL' })
-    .optional(),
-  contentGenerator: objectWith(
-    ['generateContentStream', 'generateContent', 'countTokens'],
-    'a ContentGenerator (generateContentStream, generateContent, countTokens)',
-  ).optional(),
-  retry: z
-    .union([z.literal(false), RetrySchema], {
-      error: 'expected false or an object such as { maxAttempts: 3 }',
-    })
-    .optional(),
-  generationConfig: GenerationConfigSchema,
-  limits: LimitsSchema.optional(),
-  context: ContextOptionsSchema.optional(),
-  budget: BudgetSchema.optional(),
-  prices: PricesSchema.optional(),
-  policy: z.unknown().optional(),
-  features: z.unknown().optional(),
-  telemetry: TelemetryOptionsSchema.optional(),
-  ...SUBAGENT_OPTION_SCHEMAS,
-  hooks: z.array(z.custom<object>(isSdkHook, 'expected a hook made with hook()')).optional(),
-  settingsHooks: bool().optional(),
-  onHookRun: fn('a function (record) => void').optional(),
-  onApproval: fn('a function (request) => decision').optional(),
-  onAskUser: fn('a function (request) => answers').optional(),
-  approvals: z.enum(['ask', 'pause'], { error: "expected 'ask' or 'pause'" }).optional(),
-  approvalTtlMs: positive().optional(),
-  sessionStore: objectWith(
-    ['acquireLease', 'create', 'append', 'load', 'list', 'delete'],
-    'a SessionStore (acquireLease, create, append, load, list, delete)',
-  ).optional(),
-  persist: bool().optional(),
-  logger: objectWith(['debug', 'info', 'warn', 'error'], 'a logger (debug, info, warn, error)')
-    .nullable()
-    .optional(),
-} satisfies Record<string, z.ZodType>;
+  /**
+   * The schema of every {@link GeminiCliAgentOptions} field. Unknown keys are errors (with a "did you mean"), as a
+   * TypeScript object literal would be. Extend it when adding an option: `OPTION_SCHEMAS` is the list.
+   */
+  const OPTION_SCHEMAS = {
+    instructions: z
+      .union([str(), fn()], { error: 'expected a string or a function returning one' })
+      .nullable()
+      .optional(),
+    systemPrompt: z
+      .string({
+        error: (i) =>
+          `the systemPrompt option must be 'default', 'none' or your own prompt text (got ${describeValue(i.input)})`,
+      })
+      .optional(),
+    tools: z.array(ToolEntry, { error: 'expected an array of tools made with tool()' }).optional(),
+    builtinTools: z
+      .union([z.literal('all'), z.literal('read-only'), z.literal(false), z.array(str())], {
+        error: "expected 'all', 'read-only', false or an array of built-in tool names",
+      })
+      .optional(),
+    skills: z
+      .array(SkillEntry, { error: 'expected an array of skillDir(path) references' })
+      .optional(),
+    skillDiscovery: discoveryTiers(),
+    trustWorkspace: bool().optional(),
+    settings: z.unknown().optional(),
+    memory: bool().optional(),
+    sessionContext: bool().optional(),
+    model: nonEmptyStr().optional(),
+    cwd: nonEmptyStr('a directory path').optional(),
+    includeDirectories: z
+      .array(nonEmptyStr('a directory path'), { error: 'expected an array of directory paths' })
+      .optional(),
+    filesystem: fn('a function (base: SandboxFilesystem) => SandboxFilesystem').optional(),
+    sandbox: z
+      .object({
+        maxReadBytes: positiveInt().optional(),
+        maxOutputBytes: positiveInt().optional(),
+        allowHardLinkReads: bool().optional(),
+      })
+      .strict()
+      .optional(),
+    mcpServers: McpServersOption.optional(),
+    debug: bool().optional(),
+    recordResponses: nonEmptyStr('a file path').optional(),
+    fakeResponses: nonEmptyStr('a file path').optional(),
+    ...MODEL_SOURCE_AND_EXTENSION_OPTION_SCHEMAS,
+    apiKey: nonEmptyStr().optional(),
+    baseUrl: str()
+      .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), { error: 'expected an http(s) URL' })
+      .optional(),
+    contentGenerator: objectWith(
+      ['generateContentStream', 'generateContent', 'countTokens'],
+      'a ContentGenerator (generateContentStream, generateContent, countTokens)',
+    ).optional(),
+    retry: z
+      .union([z.literal(false), RetrySchema], {
+        error: 'expected false or an object such as { maxAttempts: 3 }',
+      })
+      .optional(),
+    generationConfig: GenerationConfigSchema,
+    limits: LimitsSchema.optional(),
+    context: ContextOptionsSchema.optional(),
+    budget: BudgetSchema.optional(),
+    prices: PricesSchema.optional(),
+    policy: z.unknown().optional(),
+    features: z.unknown().optional(),
+    telemetry: TelemetryOptionsSchema.optional(),
+    ...SUBAGENT_OPTION_SCHEMAS,
+    hooks: z.array(z.custom<object>(isSdkHook, 'expected a hook made with hook()')).optional(),
+    settingsHooks: bool().optional(),
+    onHookRun: fn('a function (record) => void').optional(),
+    onApproval: fn('a function (request) => decision').optional(),
+    onAskUser: fn('a function (request) => answers').optional(),
+    approvals: z.enum(['ask', 'pause'], { error: "expected 'ask' or 'pause'" }).optional(),
+    approvalTtlMs: positive().optional(),
+    sessionStore: objectWith(
+      ['acquireLease', 'create', 'append', 'load', 'list', 'delete'],
+      'a SessionStore (acquireLease, create, append, load, list, delete)',
+    ).optional(),
+    persist: bool().optional(),
+    logger: objectWith(['debug', 'info', 'warn', 'error'], 'a logger (debug, info, warn, error)')
+      .nullable()
+      .optional(),
+  } satisfies Record<string, z.ZodType>;
 
-/** The names of all options (the keys of {@link OPTION_SCHEMAS}). */
-export const OPTION_NAMES: readonly string[] = Object.keys(OPTION_SCHEMAS);
+  const AgentOptionsSchema = z.object(OPTION_SCHEMAS);
+  /** The known keys of the nested option objects, for "did you mean" on their unknown keys. */
+  const NESTED_SHAPES: Record<string, Record<string, unknown>> = {
+    retry: RetrySchema.shape,
+    limits: LimitsSchema.shape,
+    context: ContextOptionsSchema.shape,
+    budget: BudgetSchema.shape,
+  };
+  return { AgentOptionsSchema, NESTED_SHAPES, OPTION_NAMES: Object.keys(OPTION_SCHEMAS) };
+}
+let optionSchemas: ReturnType<typeof buildOptionSchemas> | undefined;
+const schemas = () => (optionSchemas ??= buildOptionSchemas());
 
-const AgentOptionsSchema = z.object(OPTION_SCHEMAS);
-
-/** The known keys of the nested option objects, for "did you mean" on their unknown keys. */
-const NESTED_SHAPES: Record<string, Record<string, unknown>> = {
-  retry: RetrySchema.shape,
-  limits: LimitsSchema.shape,
-  context: ContextOptionsSchema.shape,
-  budget: BudgetSchema.shape,
-};
-
-function suggestion(key: string, known: readonly string[] = OPTION_NAMES): string {
+function suggestion(key: string, known: readonly string[] = schemas().OPTION_NAMES): string {
   const best = known
     .map((name) => ({ name, d: levenshtein(key, name) }))
     .sort((a, b) => a.d - b.d)[0];
@@ -340,6 +342,7 @@ export function validateAgentOptions(options: unknown): void {
     );
   }
   const record = options as Record<string, unknown>;
+  const { AgentOptionsSchema, NESTED_SHAPES, OPTION_NAMES } = schemas();
   const issues: OptionIssue[] = [];
   for (const key of Object.keys(record)) {
     if (!OPTION_NAMES.includes(key) && record[key] !== undefined) {
