@@ -1,3 +1,4 @@
+import { plainClone } from '../core/plain-clone.js';
 import type { GenerateContentResponseUsageMetadata, Part } from '@google/genai';
 import { InternalError } from '../errors.js';
 import { visibleText } from '../model/stream-validator.js';
@@ -113,10 +114,10 @@ function toolCallRecord(
     id: r.callId,
     name: r.name,
     args: callArgs(model, r.callId),
-    result: structuredClone(r.responseParts) as ToolCallRecord['result'],
+    result: plainClone(r.responseParts) as ToolCallRecord['result'],
     status: statusOf(r),
     timestamp,
-    ...(display !== undefined ? { resultDisplay: structuredClone(display) } : {}),
+    ...(display !== undefined ? { resultDisplay: plainClone(display) } : {}),
     description: r.description ?? '',
     displayName: r.displayName ?? r.name,
     renderOutputAsMarkdown: r.renderOutputAsMarkdown ?? true,
@@ -174,7 +175,7 @@ export function recordsFromEntry(
   state: RecordWriterState,
   newId: () => string,
 ): SessionRecord[] {
-  const parts = structuredClone(entry.content.parts ?? []);
+  const parts = plainClone(entry.content.parts ?? []);
   const base = { id: newId(), timestamp: entry.timestamp };
   const format = { sdkFormat: SESSION_FORMAT_VERSION };
   const records: SessionRecord[] = [];
@@ -247,7 +248,7 @@ export function recordsFromNote(note: SessionNote, newId: () => string): Session
       timestamp: note.timestamp,
       type: note.level,
       content: note.text,
-      sdkEvent: structuredClone(note.event),
+      sdkEvent: plainClone(note.event),
       sdkFormat: SESSION_FORMAT_VERSION,
     },
     { $set: { lastUpdated: note.timestamp } },
