@@ -22,8 +22,10 @@ export async function run(ctx) {
     return { skipped: 'hooks (dist/hooks) have not landed' };
   const dir = tempDir('h8-p8-');
   const env = { ...process.env, GEMINI_CLI_HOME: dir };
-  // 60 runs per variant: the goals are a few per cent, and one 200-round run is ~35 ms on an idle machine.
-  const reps = ctx.runs(60);
+  // 150 runs per variant: the goals are a few per cent, one 200-round run is ~40 ms, and at 60 runs the paired
+  // ratio's quartiles were ±10 % at load 3–4, enough to move the BeforeTool ratio of medians across 1.05× from run
+  // to run (bench/analysis.md, P8).
+  const reps = ctx.runs(150);
   const commandReps = Math.max(1, Math.min(3, reps));
   const args = [
     join(BENCH, 'children', 'p8-hooks.mjs'),
