@@ -48,6 +48,8 @@ describe('StreamValidator', () => {
   it('ignores zero-width characters and HTML comments', () => {
     expect(visibleText('\u200b <!-- a <!-- b --> --> \ufeff')).toBe('-->');
     expect(visibleText(' <!-- only --> ')).toBe('');
+    expect(visibleText('<!<!-- x -->-- y -->z')).toBe('z');
+    expect(visibleText(' plain \u200d text ')).toBe('plain  text');
   });
 
   it('nudges only after empty or thoughts-only answers, on string instructions', () => {

@@ -27,6 +27,8 @@ const BLOCKED: Record<string, { type: InvalidStreamType; message: string }> = {
 /** Removes what does not show (zero-width characters, HTML comments), as gemini-cli does before its check. */
 export function visibleText(text: string): string {
   let out = text.replace(/[\u200B-\u200D\uFEFF\u200E\u200F]/g, '');
+  // Without `<!--` the comment pattern cannot match: skip its scans (every stored model turn comes here).
+  if (!out.includes('<!--')) return out.trim();
   let previous: string;
   do {
     previous = out;
