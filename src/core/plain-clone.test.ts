@@ -121,4 +121,15 @@ describe('plainClone', () => {
       expect(message(() => plainClone(bad))).toBe('DataCloneError');
     }
   });
+
+  it('keeps an own __proto__ key (from JSON.parse of model output) as a key, not the prototype', () => {
+    const source = JSON.parse('{"args":{"__proto__":{"isAdmin":true},"path":"a"}}') as {
+      args: Record<string, unknown>;
+    };
+    const copied = plainClone(source);
+    expect(copied).toStrictEqual(structuredClone(source));
+    expect(JSON.stringify(copied)).toBe(JSON.stringify(source));
+    expect(Object.getPrototypeOf(copied.args)).toBe(Object.prototype);
+    expect((copied.args as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+  });
 });

@@ -27,7 +27,17 @@ function copy(value: unknown, depth: number): unknown {
   if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    out[key] = copy((value as Record<string, unknown>)[key], depth + 1);
+    const item = copy((value as Record<string, unknown>)[key], depth + 1);
+    // An own `__proto__` key (JSON.parse makes one from model output) stays a key: `out.__proto__ = …` would set
+    // the copy's prototype instead and drop the key.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = item;
   }
   return out;
 }
