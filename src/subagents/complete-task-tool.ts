@@ -1,6 +1,10 @@
 import type { AgentTool, ToolValidation } from '../core/agent-tool.js';
 import type { ToolInputSchema } from '../core/tool-input-schema.js';
-import { adaptValueSchema, type SchemaIssue } from '../tools/schema/schema-adapter.js';
+import {
+  adaptValueSchema,
+  type InputSchemaAdapter,
+  type SchemaIssue,
+} from '../tools/schema/schema-adapter.js';
 import type { ResolvedSubagent } from './subagent-types.js';
 
 /** gemini-cli's completion tool of every subagent. */
@@ -33,6 +37,27 @@ function flatten(issues: readonly SchemaIssue[]): {
   return { formErrors, fieldErrors };
 }
 
+/**
+ * Each output schema's adapter (its JSON Schema and validator), made on a definition's first run: converting a zod
+ * schema to JSON Schema is ~150 µs, and every run of the subagent built its `complete_task` again.
+ */
+const outputAdapters = new WeakMap<object, Map<string, InputSchemaAdapter>>();
+
+function outputAdapter(label: string, output: ToolInputSchema): InputSchemaAdapter {
+  if (typeof output !== 'object' || output === null) return adaptValueSchema(label, output);
+  let byLabel = outputAdapters.get(output);
+  if (byLabel === undefined) {
+    byLabel = new Map();
+    outputAdapters.set(output, byLabel);
+  }
+  let adapter = byLabel.get(label);
+  if (adapter === undefined) {
+    adapter = adaptValueSchema(label, output);
+    byLabel.set(label, adapter);
+  }
+  return adapter;
+}
+
 const isBlank = (value: unknown): boolean =>
   value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
@@ -49,7 +74,7 @@ export function createCompleteTaskTool(
   const adapter =
     output === undefined
       ? undefined
-      : adaptValueSchema(`${definition.name} output`, output as ToolInputSchema);
+      : outputAdapter(`${definition.name} output`, output as ToolInputSchema);
   const parametersJsonSchema: Record<string, unknown> =
     adapter === undefined
       ? {
