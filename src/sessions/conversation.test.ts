@@ -83,6 +83,10 @@ const LINE_POOL = [
   '{"id":"b","type":"gemini","content":"b2"}',
   '{"id":"b","type":"gemini","tokens":{"input":1}}',
   '{"id":"c","type":"info","content":"c1"}',
+  // Kept as parsed (the schema's key order) and copied (another order: gemini-cli writes toolCalls last).
+  '{"id":"b","type":"gemini","content":"b3","toolCalls":[{"id":"t","name":"n","args":{"p":1},"status":"success"}],"tokens":{"input":1,"output":2,"cached":0,"total":3},"sdkFormat":2}',
+  '{"id":"b","type":"gemini","content":"b4","model":"m","toolCalls":[{"id":"t","name":"n","args":{},"status":"success"}]}',
+  '{"id":"a","content":"a3","type":"user"}',
   '{"id":"a","type":"user","content":"dup key","id":"b"}',
   '{"$rewindTo":"a","id":"b","type":"user"}',
   '{"$rewindTo":"b"}',

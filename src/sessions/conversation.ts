@@ -1,3 +1,4 @@
+import { isKeptMessageRecord } from './kept-message-record.js';
 import {
   classifyRecord,
   MessageRecord,
@@ -81,9 +82,11 @@ export class ConversationBuilder {
   /**
    * Applies a value that {@link classifyRecord} detects as a message (an object without a string `$rewindTo`, with
    * a string `id`) — what {@link apply} does with it, without the classification. False when it does not validate.
+   * When `json` already is what the schema returns ({@link isKeptMessageRecord}) it is kept as the record, not
+   * copied: the caller hands it over (a line it just parsed) and must not change it.
    */
   applyMessage(json: object): boolean {
-    const record = messageRecordOf(json);
+    const record = isKeptMessageRecord(json) ? (json as MessageRecord) : messageRecordOf(json);
     if (record === undefined) return false;
     this.messages.set(record.id, record);
     return true;

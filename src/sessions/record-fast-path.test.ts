@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isKeptMessageRecord } from './kept-message-record.js';
 import { fastMessageRecord, fastSetRecord } from './record-fast-path.js';
 import { classifyRecord, MessageRecord, SetRecord } from './records.js';
+import { recordsFromEntry, recordsFromNote, type RecordWriterState } from './records-from-entry.js';
+import { sampleSessionEntries } from '../testing/sample-session-entries.js';
+import type { ToolCallApproval } from '../core/session-log.js';
 
 /** A real gemini-cli 0.61 session file (user prompts, tool calls with results, thoughts, tokens). */
 const FIXTURE = resolve(
@@ -156,6 +160,79 @@ describe('fastMessageRecord', () => {
     });
     expect(classifyRecord({ id: 'a', type: 'nonsense' })).toBeUndefined();
     expect(classifyRecord({ id: 'a', type: 'user', tokens: { input: 1 } })).toBeUndefined();
+  });
+});
+
+describe('isKeptMessageRecord', () => {
+  /** The variants, and zod's output of each it accepts as a line would hold it (the schema's key order). */
+  function* candidates(): Generator<unknown> {
+    for (const value of variants()) {
+      yield value;
+      const parsed = MessageRecord.safeParse(value);
+      if (parsed.success) yield JSON.parse(JSON.stringify(parsed.data)) as unknown;
+    }
+  }
+
+  it('keeps only what MessageRecord returns unchanged: the same values, keys in the same order', () => {
+    let kept = 0;
+    let total = 0;
+    for (const value of candidates()) {
+      total++;
+      if (!isKeptMessageRecord(value)) continue;
+      kept++;
+      const parsed = MessageRecord.safeParse(value);
+      expect(parsed.success, JSON.stringify(value)).toBe(true);
+      expect(JSON.stringify(value)).toBe(JSON.stringify(parsed.data));
+      expect(value).toEqual(parsed.data);
+    }
+    expect(kept).toBeGreaterThan(total / 4);
+    expect(kept).toBeLessThan(total);
+  });
+
+  it('leaves a record in another key order or without its defaults to the copy', () => {
+    // gemini-cli writes `toolCalls` last; zod returns them after `content`.
+    const gemini = fixtureMessages().filter((m) => m['toolCalls'] !== undefined);
+    expect(gemini.length).toBeGreaterThan(0);
+    for (const m of gemini) expect(isKeptMessageRecord(m), JSON.stringify(m)).toBe(false);
+    expect(isKeptMessageRecord({ id: 'a', type: 'user' })).toBe(false); // content: '' is added
+    expect(isKeptMessageRecord({ id: 'a', type: 'user', content: '' })).toBe(true);
+    expect(isKeptMessageRecord({ type: 'user', id: 'a', content: '' })).toBe(false);
+    expect(isKeptMessageRecord({ id: 'a', type: 'user', content: '', x: 1, model: 'm' })).toBe(
+      false,
+    );
+    const call = { id: 'c', name: 'n', status: 's' }; // args: {} is added
+    expect(isKeptMessageRecord({ id: 'a', type: 'gemini', content: '', toolCalls: [call] })).toBe(
+      false,
+    );
+  });
+
+  it('keeps every message this SDK writes, read back from its line', () => {
+    const state: RecordWriterState = { lastModelMessage: undefined };
+    let n = 0;
+    const newId = (): string => `id-${++n}`;
+    const approval: ToolCallApproval = { decision: 'allow', by: 'rule', timestamp: 't' };
+    const entries = sampleSessionEntries();
+    const records = [
+      ...entries.flatMap((e) =>
+        recordsFromEntry(
+          e.kind === 'tool_results'
+            ? { ...e, approvals: { add__add_1_0: approval } }
+            : { ...e, ...(e.kind === 'model' ? { interrupted: true } : {}) },
+          state,
+          newId,
+        ),
+      ),
+      ...recordsFromNote(
+        { level: 'info', text: 'Compressed.', timestamp: 't', event: { kind: 'compression' } },
+        newId,
+      ),
+    ];
+    const messages = records
+      .map((r) => JSON.parse(JSON.stringify(r)) as Record<string, unknown>)
+      .filter((r) => typeof r['id'] === 'string');
+    expect(messages.some((m) => Array.isArray(m['toolCalls']))).toBe(true);
+    expect(messages.some((m) => m['interrupted'] === true)).toBe(true);
+    for (const m of messages) expect(isKeptMessageRecord(m), JSON.stringify(m)).toBe(true);
   });
 });
 

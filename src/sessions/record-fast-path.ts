@@ -6,12 +6,22 @@
  * order; parts are kept by reference. Anything unusual — a wrong type, `undefined`, a `__proto__` key, an object
  * that is not a plain object — returns undefined, and the caller falls back to the zod schema, which decides and
  * reports. `src/sessions/record-fast-path.test.ts` checks both against each other.
+ *
+ * `kept-message-record.ts` goes one step further for a freshly parsed line already in that form (this SDK writes
+ * its records in the schemas' order): it only checks, and the parsed object itself becomes the record.
  */
 
 /** A plain JSON object. */
 export type Plain = Record<string, unknown>;
 
-const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+/** The `type`s `MessageRecord` accepts. */
+export const MESSAGE_TYPES: ReadonlySet<string> = new Set([
+  'user',
+  'gemini',
+  'info',
+  'error',
+  'warning',
+]);
 
 /** Marks a value the fast path does not decide (the zod schema does). */
 const NO = Symbol('not decided here');
@@ -23,7 +33,9 @@ export function isPlain(value: unknown): value is Plain {
   return proto === Object.prototype;
 }
 
-const isPart = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A `PartRecord`: any object that is not an array. */
+export const isPart = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `PartListRecord`: a string, one part (kept), or a list of strings and parts (a new list, as zod returns). */
 function partList(value: unknown): unknown {

@@ -4,6 +4,7 @@ import { InternalError } from '../errors.js';
 import { visibleText } from '../model/stream-validator.js';
 import type { ToolCallResponseInfo } from '../events.js';
 import {
+  inMessageRecordOrder,
   SESSION_FORMAT_VERSION,
   type MessageRecord,
   type PartRecord,
@@ -99,8 +100,8 @@ function displayOf(r: ToolCallResponseInfo): unknown {
 }
 
 /**
- * gemini-cli's `ToolCallRecord` for one finished call, fields in its order: `result` holds the call's response
- * parts, as gemini-cli's CLI records them. (gemini's own resume then sends them twice — once from `result`, once
+ * gemini-cli's `ToolCallRecord` for one finished call, fields in the schema's order (see {@link recordsFromEntry}):
+ * `result` holds the call's response parts, as gemini-cli's CLI records them. (gemini's own resume then sends them twice — once from `result`, once
  * from the function-response message — and so it does for a file we wrote; our reader answers each call once.)
  */
 function toolCallRecord(
@@ -117,9 +118,9 @@ function toolCallRecord(
     result: plainClone(r.responseParts) as ToolCallRecord['result'],
     status: statusOf(r),
     timestamp,
-    ...(display !== undefined ? { resultDisplay: plainClone(display) } : {}),
-    description: r.description ?? '',
     displayName: r.displayName ?? r.name,
+    description: r.description ?? '',
+    ...(display !== undefined ? { resultDisplay: plainClone(display) } : {}),
     renderOutputAsMarkdown: r.renderOutputAsMarkdown ?? true,
     ...(approval === undefined ? {} : { sdkApproval: { ...approval } }),
   };
@@ -169,6 +170,10 @@ function mergeToolCalls(
  *
  * Each message ends with `{"$set":{"lastUpdated":…}}` as gemini-cli's `recordMessage` does. Every message carries
  * `sdkFormat` (a field gemini-cli ignores), which tells the reader that this SDK wrote it.
+ *
+ * Fields are written in the order of the record schemas (`MessageRecord`, `ToolCallRecord`, …), the fields they do
+ * not name last: the reader then keeps each parsed line as its record instead of copying it (goal P4; see
+ * `kept-message-record.ts`). gemini-cli reads any order.
  */
 export function recordsFromEntry(
   entry: SessionLogEntry,
@@ -194,12 +199,12 @@ export function recordsFromEntry(
         ...base,
         type: 'gemini',
         content: modelMessageText(parts),
-        sdkParts: parts as PartRecord[],
         thoughts: thoughtsFromParts(parts, entry.timestamp),
         tokens: tokensFromUsage(entry.usage),
         ...(entry.model !== undefined ? { model: entry.model } : {}),
-        ...(entry.interrupted === true ? { interrupted: true } : {}),
         ...format,
+        sdkParts: parts as PartRecord[],
+        ...(entry.interrupted === true ? { interrupted: true } : {}),
       };
       records.push(message);
       state.lastModelMessage = message;
@@ -212,10 +217,10 @@ export function recordsFromEntry(
         const added = responses.map((r) =>
           toolCallRecord(model, r, entry.timestamp, entry.approvals?.[r.callId]),
         );
-        const updated: MessageRecord = {
+        const updated = inMessageRecordOrder({
           ...model,
           toolCalls: mergeToolCalls(model.toolCalls, added),
-        };
+        });
         records.push(updated);
         state.lastModelMessage = updated;
       }
@@ -248,8 +253,8 @@ export function recordsFromNote(note: SessionNote, newId: () => string): Session
       timestamp: note.timestamp,
       type: note.level,
       content: note.text,
-      sdkEvent: plainClone(note.event),
       sdkFormat: SESSION_FORMAT_VERSION,
+      sdkEvent: plainClone(note.event),
     },
     { $set: { lastUpdated: note.timestamp } },
   ];

@@ -102,6 +102,19 @@ export const MessageRecord = z.looseObject({
 /** One message line (gemini-cli's `MessageRecord`). */
 export type MessageRecord = z.infer<typeof MessageRecord>;
 
+const MESSAGE_RECORD_KEYS = Object.keys(MessageRecord.shape);
+
+/**
+ * The same message with its fields in {@link MessageRecord}'s order, the fields it does not name after them in
+ * their order (what the schema returns, so a line written from it is kept as parsed on resume).
+ */
+export function inMessageRecordOrder(message: MessageRecord): MessageRecord {
+  const out: Record<string, unknown> = {};
+  for (const key of MESSAGE_RECORD_KEYS) if (Object.hasOwn(message, key)) out[key] = message[key];
+  for (const key of Object.keys(message)) if (!Object.hasOwn(out, key)) out[key] = message[key];
+  return out as MessageRecord;
+}
+
 /** The session kind gemini-cli records (`subagent` sessions live in a nested folder and are not listed). */
 export const SessionKind = z.enum(['main', 'subagent']);
 /** The session kind gemini-cli records. */
