@@ -58,7 +58,7 @@ export interface FileSessionStoreOptions {
   home?: string;
   /** Use this chats folder directly instead of `<home>/.gemini/tmp/<slug>/chats` (no project registry). */
   chatsDir?: string;
-  /** When appends reach the disk (see {@link SyncPolicy}). Default `data`: fdatasync per append. */
+  /** When appends reach the disk (see {@link SyncPolicy}). Default `data`: each append durable when it resolves (`O_DSYNC` writes, else `fdatasync`). */
   sync?: SyncPolicy;
   /** Lease timing: heartbeat interval and the heartbeat age after which a lock is stale. */
   lease?: { staleMs?: number; heartbeatMs?: number };
@@ -89,7 +89,8 @@ const RESERVED_TEMP_NAMES = new Set([
  * `<home>/.gemini/tmp/<slug>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`, so `gemini --resume` and this SDK
  * read each other's sessions. The slug comes from `~/.gemini/projects.json` (registered under a lock, with
  * `.project_root` markers). One writer per session: a lock file `session-<id>.lock` beside the session files
- * (see {@link SessionLockFile}). Appends are one `write` of whole lines plus `fdatasync` (policy `sync`).
+ * (see {@link SessionLockFile}). Appends are one `write` of whole lines, durable when it returns (policy `sync`: `O_DSYNC`, or `fdatasync` where
+ * the platform lacks it).
  */
 export class FileSessionStore implements SessionStore {
   readonly kind = 'file';

@@ -1,7 +1,12 @@
+import { constants } from 'node:fs';
 import {
   appendFile,
   link,
   mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
   rename,
   rm,
   truncate,
@@ -68,5 +73,40 @@ describe('JsonlAppender.changedSince', () => {
     expect(await appender.changedSince({ ...now, dev: now.dev + 1 })).toBe('replaced');
     expect(await appender.changedSince({ ...now, size: now.size - 1 })).toBe('grown');
     expect(await appender.changedSince({ ...now, size: now.size + 1 })).toBe('truncated');
+  });
+});
+
+describe.runIf(process.platform === 'linux')('JsonlAppender sync policy (Linux)', () => {
+  /** The open flags of this process's descriptors on `file` (from /proc/self/fdinfo). */
+  async function openFlags(file: string): Promise<number[]> {
+    const flags: number[] = [];
+    for (const fd of await readdir('/proc/self/fd')) {
+      const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+      if (target !== file) continue;
+      const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
+      const octal = /^flags:\s+([0-7]+)$/m.exec(info)?.[1];
+      if (octal !== undefined) flags.push(parseInt(octal, 8));
+    }
+    return flags;
+  }
+
+  it("policy 'data' writes through O_DSYNC (each write durable when it returns); 'none' does not", async () => {
+    const dataPath = join(dir, 'data.jsonl');
+    const data = await JsonlAppender.create(dataPath, 'data');
+    const reopened = await JsonlAppender.openExisting(dataPath, 'data');
+    try {
+      const flags = await openFlags(await realpath(dataPath));
+      expect(flags).toHaveLength(2);
+      for (const f of flags) expect(f & constants.O_DSYNC).toBe(constants.O_DSYNC);
+      expect((await openFlags(await realpath(path))).map((f) => f & constants.O_DSYNC)).toEqual([
+        0,
+      ]);
+      await data.append(['{"a":1}']);
+      await reopened.append(['{"b":2}']);
+      expect(await readFile(dataPath, 'utf8')).toBe('{"a":1}\n{"b":2}\n');
+    } finally {
+      await data.close();
+      await reopened.close();
+    }
   });
 });

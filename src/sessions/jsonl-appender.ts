@@ -7,7 +7,8 @@ import { InternalError } from '../errors.js';
 
 /**
  * When appends reach the disk:
- * - `data` (default): `fdatasync` after every append, so a completed message survives a power loss or OS crash,
+ * - `data` (default): each append is on stable storage when it resolves (the file is opened `O_DSYNC` where the
+ *   platform has it, else `fdatasync` follows the write), so a completed message survives a power loss or OS crash,
  *   not only a killed process;
  * - `none`: leave flushing to the OS (a killed process loses nothing — the write is in the page cache — but an
  *   OS crash may lose the last seconds).
@@ -25,6 +26,15 @@ export async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/**
+ * `O_DSYNC` for policy `data` where the platform has it: each `write` then returns once its data (and what is needed
+ * to read it back) is on stable storage — what `write` + `fdatasync` give, in one thread-pool call instead of two.
+ * 0 elsewhere (Windows), where {@link JsonlAppender.append} calls `fdatasync` after the write.
+ */
+function syncFlag(sync: SyncPolicy): number {
+  return sync === 'data' ? ((constants as { O_DSYNC?: number }).O_DSYNC ?? 0) : 0;
 }
 
 /** Which file an appender wrote, and how long it made it: compared before every append. */
@@ -143,14 +153,14 @@ export class JsonlAppender {
   /** Creates a new file (fails with `EEXIST` if it exists) and makes its directory entry durable. */
   static async create(path: string, sync: SyncPolicy): Promise<JsonlAppender> {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND;
-    const handle = await open(path, flags, 0o644);
+    const handle = await open(path, flags | syncFlag(sync), 0o644);
     if (sync === 'data') await syncDirectory(dirname(path));
     return new JsonlAppender(path, handle, sync, false, await handle.stat());
   }
 
   /** Opens an existing file for appending; notes whether its last line was torn (no final newline). */
   static async openExisting(path: string, sync: SyncPolicy): Promise<JsonlAppender> {
-    const handle = await open(path, constants.O_RDWR | constants.O_APPEND);
+    const handle = await open(path, constants.O_RDWR | constants.O_APPEND | syncFlag(sync));
     try {
       const opened = await handle.stat();
       let needsNewline = false;
@@ -182,7 +192,7 @@ export class JsonlAppender {
       this.current = { ...this.current, size: this.current.size + bytesWritten };
     }
     this.needsNewline = false;
-    if (this.sync === 'data') await this.handle.datasync();
+    if (this.sync === 'data' && syncFlag(this.sync) === 0) await this.handle.datasync();
   }
 
   /** Closes the descriptor. Idempotent. */
