@@ -10,6 +10,7 @@ export default tseslint.config(
       'coverage/',
       'test/dropin/reference/',
       'vendor/',
+      '.tmp/',
     ],
   },
   js.configs.recommended,
