@@ -8,6 +8,8 @@ const REFERENCE = /\$(?:(\w+)|\{([^}]+?)(?::-([^}]*))?\})/g;
  * that is not set keeps its placeholder (or takes the default when one is given); an empty value counts as set.
  */
 export function expandEnvVarsInString(value: string, env: Environment): string {
+  // Every reference starts with `$`: a string without one is returned as it is, without running the pattern.
+  if (!value.includes('$')) return value;
   return value.replace(
     REFERENCE,
     (match, bare: string | undefined, braced: string | undefined, fallback: string | undefined) => {

@@ -83,6 +83,25 @@ describe('environment expansion', () => {
     expect(expandEnvVarsInString('[${EMPTY:-d}]', env)).toBe('[]');
   });
 
+  it('keeps strings without a reference as they are, whether or not they hold a $', () => {
+    for (const text of [
+      '',
+      'plain',
+      'git log -n 5',
+      'é ✓ \u0000',
+      '$',
+      'a$',
+      '$$',
+      '${',
+      '${}',
+      '$-x',
+      'x${ MODEL',
+    ]) {
+      expect(expandEnvVarsInString(text, env)).toBe(text);
+    }
+    expect(expandEnvVarsInString('$$MODEL', env)).toBe('$gemini-2.5-flash');
+  });
+
   it('walks objects and arrays, leaving keys and non-strings alone', () => {
     expect(expandEnvVars({ $MODEL: ['$MODEL', 3, true, null, { k: '${MODEL}' }] }, env)).toEqual({
       $MODEL: ['gemini-2.5-flash', 3, true, null, { k: 'gemini-2.5-flash' }],
