@@ -81,6 +81,8 @@ const PLAN_CACHE_SIZE = 256;
 export class HookRegistry {
   private readonly byEvent = new Map<HookEventName, HookEntry[]>();
   private readonly plans = new Map<HookEventName, Map<string, HookPlan | undefined>>();
+  /** The events with at least one enabled hook, fixed at construction (entries never change). */
+  private readonly active = new Set<HookEventName>();
 
   constructor(entries: readonly HookEntry[]) {
     const sorted = [...entries].sort(
@@ -90,12 +92,13 @@ export class HookRegistry {
       const list = this.byEvent.get(entry.event) ?? [];
       list.push(entry);
       this.byEvent.set(entry.event, list);
+      if (entry.enabled) this.active.add(entry.event);
     }
   }
 
-  /** True when at least one enabled hook is registered for `event` (cheap: no matching). */
+  /** True when at least one enabled hook is registered for `event` (one set lookup: no matching). */
   has(event: HookEventName): boolean {
-    return this.byEvent.get(event)?.some((e) => e.enabled) ?? false;
+    return this.active.has(event);
   }
 
   /** Every registered entry, in run order. */
@@ -108,14 +111,32 @@ export class HookRegistry {
    * key (the first wins); sequential when any of them asked for it. Undefined when none matches.
    */
   plan(event: HookEventName, context?: HookMatchContext): HookPlan | undefined {
-    const candidates = this.byEvent.get(event);
-    if (candidates === undefined) return undefined;
     const key =
       context?.toolName ?? (context?.trigger === undefined ? '' : `\u0000${context.trigger}`);
+    return this.cachedPlan(event, key, context);
+  }
+
+  /**
+   * {@link plan} for a tool event and `toolName`, without a match context object unless the plan is not cached
+   * yet: the path every tool call takes, which allocates nothing when no hook of the event matches the tool.
+   */
+  toolPlan(event: HookEventName, toolName: string): HookPlan | undefined {
+    return this.cachedPlan(event, toolName, undefined, toolName);
+  }
+
+  private cachedPlan(
+    event: HookEventName,
+    key: string,
+    context: HookMatchContext | undefined,
+    toolName?: string,
+  ): HookPlan | undefined {
+    if (!this.active.has(event)) return undefined;
     let cached = this.plans.get(event);
     if (cached === undefined) this.plans.set(event, (cached = new Map()));
-    if (cached.has(key)) return cached.get(key);
-    const plan = this.makePlan(event, candidates, context);
+    const hit = cached.get(key);
+    if (hit !== undefined || cached.has(key)) return hit;
+    const candidates = this.byEvent.get(event) as HookEntry[];
+    const plan = this.makePlan(event, candidates, toolName === undefined ? context : { toolName });
     if (cached.size >= PLAN_CACHE_SIZE) cached.clear();
     cached.set(key, plan);
     return plan;

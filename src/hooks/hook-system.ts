@@ -4,7 +4,7 @@ import type { ServerGeminiStreamEvent } from '../events.js';
 import type { Logger } from '../logger.js';
 import { geminiGlobalDir, slugifyProjectName } from '../sessions/session-paths.js';
 import { executeHooks, type HookEventResult, type HookRunRecord } from './hook-executor.js';
-import type { HookMatchContext, HookRegistry } from './hook-planner.js';
+import type { HookMatchContext, HookPlan, HookRegistry } from './hook-planner.js';
 import type { AnyHookOutput, HookEventName, HookInput, HookInputFields } from './hook-types.js';
 
 /** Where an event fires: the context in-process hooks get, the stream, and the session's files. */
@@ -67,6 +67,18 @@ export class HookSystem {
   }
 
   /**
+   * The hooks of a tool event that match `toolName` (cached per tool name), or undefined when none does — checked
+   * before a tool interceptor builds any input, so a call no hook matches costs one lookup and no allocation.
+   */
+  toolPlan<E extends 'BeforeTool' | 'AfterTool'>(
+    event: E,
+    toolName: string,
+  ): (HookPlan & { readonly event: E }) | undefined {
+    return this.options.registry.toolPlan(event, toolName) as
+      (HookPlan & { readonly event: E }) | undefined;
+  }
+
+  /**
    * Fires `event`: the matching hooks run (see {@link executeHooks}) and their merged answer comes back, or
    * undefined when no hook matched or none answered. Never throws for a hook's failure. The answer is synchronous
    * when every matching hook answered synchronously (`await` it either way).
@@ -78,8 +90,16 @@ export class HookSystem {
     match?: HookMatchContext,
   ): AnyHookOutput | undefined | Promise<AnyHookOutput | undefined> {
     const plan = this.options.registry.plan(event, match);
-    if (plan === undefined) return undefined;
-    const result = executeHooks(plan, this.input(event, fields, scope), {
+    return plan === undefined ? undefined : this.run(plan, fields, scope);
+  }
+
+  /** Runs a plan of {@link toolPlan} or {@link fire} with the event's input fields; answers as {@link fire}. */
+  run<E extends HookEventName>(
+    plan: HookPlan & { readonly event: E },
+    fields: HookInputFields[E],
+    scope: HookScope,
+  ): AnyHookOutput | undefined | Promise<AnyHookOutput | undefined> {
+    const result = executeHooks(plan, this.input(plan.event, fields, scope), {
       ctx: scope.ctx,
       commandEnv: this.options.commandEnv,
       plansDir: () => plansDirFor(scope),

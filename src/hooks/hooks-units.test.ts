@@ -63,6 +63,55 @@ describe('planning', () => {
     expect(registry.plan('BeforeModel')).toBeUndefined();
     expect(registry.has('BeforeTool')).toBe(true);
   });
+
+  it('plans a tool call by name exactly as with a match context, cached or not', () => {
+    const entries = [
+      entry({ name: 'write', matcher: 'write|replace' }),
+      entry({ name: 'any' }),
+      entry({ name: 'star', matcher: ' * ' }),
+      entry({ name: 'exact', matcher: '(' }),
+      entry({ name: 'proto', matcher: '^__proto__$' }),
+      entry({ name: 'uni', matcher: 'ツール' }),
+      entry({ name: 'off', matcher: 'write', enabled: false }),
+      entry({ name: 'write', matcher: 'write|replace' }),
+      entry({ name: 'after', event: 'AfterTool', matcher: 'read_file', sequential: true }),
+      entry({ name: 'after-off', event: 'AfterTool', enabled: false }),
+      entry({ name: 'model-off', event: 'BeforeModel', enabled: false }),
+    ];
+    const names = [
+      'write_file',
+      'replace',
+      '(',
+      'x(',
+      '__proto__',
+      'constructor',
+      '',
+      'ツール_1',
+      'read_file',
+    ];
+    names.push('a'.repeat(100_000));
+    const cached = new HookRegistry(entries);
+    for (const event of ['BeforeTool', 'AfterTool', 'BeforeModel'] as const) {
+      for (const name of [...names, ...names]) {
+        const expected = new HookRegistry(entries).plan(event, { toolName: name });
+        expect(cached.toolPlan(event, name)).toEqual(expected);
+        expect(cached.plan(event, { toolName: name })).toEqual(expected);
+      }
+    }
+    expect(cached.toolPlan('AfterTool', 'write_file')).toBeUndefined();
+    expect(cached.toolPlan('AfterTool', 'read_file')?.sequential).toBe(true);
+    expect(cached.toolPlan('BeforeTool', 'constructor')?.entries.map((e) => e.name)).toEqual([
+      'any',
+      'star',
+    ]);
+    // An event whose hooks are all disabled has none, as an event without hooks.
+    expect([cached.has('BeforeModel'), cached.has('AfterTool'), cached.has('AfterModel')]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    expect(cached.plan('BeforeModel')).toBeUndefined();
+  });
 });
 
 describe('aggregation', () => {

@@ -53,11 +53,11 @@ function syntheticChunk(response: LLMResponse): ModelChunk {
  *   as in gemini-cli).
  */
 export function modelInterceptor(system: HookSystem, stateOf: StateOf): ModelInterceptor {
+  // Once: an agent's hooks never change after it is built (installed only when one of the three has a hook).
+  const before = system.has('BeforeModel');
+  const selection = system.has('BeforeToolSelection');
+  const after = system.has('AfterModel');
   return async (call, next) => {
-    const before = system.has('BeforeModel');
-    const selection = system.has('BeforeToolSelection');
-    const after = system.has('AfterModel');
-    if (!before && !selection && !after) return next(call);
     const scope = scopeOf(stateOf(call.ctx.session), call.ctx, call.emit, new Set());
     let request = call.request;
     if (before) {

@@ -15,6 +15,7 @@ import {
   stopsExecution,
 } from './hook-output.js';
 import { scopeOf, type HookSessionState } from './hook-session.js';
+import type { HookPlan } from './hook-planner.js';
 import type { HookSystem } from './hook-system.js';
 import type { AnyHookOutput, HookInputFields, McpToolContext, ToolInput } from './hook-types.js';
 
@@ -93,13 +94,15 @@ export function beforeToolInterceptor(
   // Not async: a hook that answers synchronously (most in-process hooks) costs no promise of its own here.
   return (check, next) => {
     try {
-      const state = stateOf(check.ctx.session);
       const { request, tool } = check;
-      const output = system.fire(
-        'BeforeTool',
+      // A call no BeforeTool hook matches goes straight to the next link: no input, scope or state lookup.
+      const plan = system.toolPlan('BeforeTool', tool.name);
+      if (plan === undefined) return next(check);
+      const state = stateOf(check.ctx.session);
+      const output = system.run(
+        plan,
         beforeToolFields(tool, check.args, request.originalRequestName),
         scopeOf(state, check.ctx, check.emit),
-        { toolName: tool.name },
       );
       return output instanceof Promise
         ? output.then((answer) => applyBeforeTool(answer, check, next, state))
@@ -201,11 +204,17 @@ function withAsk(
  */
 export function afterToolInterceptor(system: HookSystem, stateOf: StateOf): ToolInterceptor {
   const after = system.has('AfterTool');
-  // Not async: with BeforeTool hooks only, a call whose arguments no hook rewrote goes straight through.
+  const before = system.has('BeforeTool');
+  // Not async: a call no AfterTool hook matches and whose arguments no BeforeTool hook rewrote goes straight
+  // through (only a BeforeTool hook rewrites arguments, so without one no session state is looked up).
   return (run, next) => {
-    const state = stateOf(run.ctx.session);
-    if (after || state?.rewrittenCalls.has(run.request.callId))
-      return afterTool(system, after, state, run, next);
+    const plan = after ? system.toolPlan('AfterTool', run.tool.name) : undefined;
+    if (plan !== undefined) return afterTool(system, plan, stateOf(run.ctx.session), run, next);
+    if (before) {
+      const state = stateOf(run.ctx.session);
+      if (state?.rewrittenCalls.has(run.request.callId))
+        return afterTool(system, undefined, state, run, next);
+    }
     try {
       return next(run);
     } catch (error) {
@@ -216,15 +225,15 @@ export function afterToolInterceptor(system: HookSystem, stateOf: StateOf): Tool
 
 async function afterTool(
   system: HookSystem,
-  after: boolean,
+  plan: (HookPlan & { readonly event: 'AfterTool' }) | undefined,
   state: HookSessionState | undefined,
   run: ToolRun,
   next: Parameters<ToolInterceptor>[1],
 ): Promise<ToolResult> {
   let result = await next(run);
-  if (after) {
-    const output = await system.fire(
-      'AfterTool',
+  if (plan !== undefined) {
+    const output = await system.run(
+      plan,
       {
         tool_name: run.tool.name,
         tool_input: { ...run.args } as ToolInput,
@@ -239,7 +248,6 @@ async function afterTool(
           : {}),
       },
       scopeOf(state, run.ctx, run.emit),
-      { toolName: run.tool.name },
     );
     if (output !== undefined) result = applyAfterTool(result, output, run, state);
   }

@@ -168,6 +168,63 @@ describe('AfterTool', () => {
     });
   });
 
+  it('hooks whose matchers miss the tool never run, and the round is what it is without hooks', async () => {
+    const ran: string[] = [];
+    const miss = [
+      hook({ event: 'BeforeTool', name: 'deny-other', matcher: '^other$' }, () => {
+        ran.push('before');
+        return { decision: 'deny', reason: 'no' };
+      }),
+      hook({ event: 'AfterTool', name: 'block-other', matcher: 'other|__proto__' }, () => {
+        ran.push('after');
+        return { decision: 'block', reason: 'no' };
+      }),
+    ];
+    const script = (): ScriptedModel =>
+      new ScriptedModel([
+        callTurn({ name: 'note', args: { text: 'a' } }, { name: 'note', args: { text: 'b' } }),
+        textTurn('ok'),
+      ]);
+    const plain = script();
+    const hooked = script();
+    const events = await drain(agentWith(plain).session().sendStream('go'));
+    const hookedEvents = await drain(agentWith(hooked, { hooks: miss }).session().sendStream('go'));
+    expect(ran).toEqual([]);
+    expect(lastResponses(hooked.generateRequests[1])).toEqual([
+      { output: 'noted a' },
+      { output: 'noted b' },
+    ]);
+    expect(lastResponses(hooked.generateRequests[1])).toEqual(
+      lastResponses(plain.generateRequests[1]),
+    );
+    expect(hookedEvents.map((e) => e.type)).toEqual(events.map((e) => e.type));
+  });
+
+  it('a rewrite by a BeforeTool hook gets its note when the AfterTool hooks miss the tool', async () => {
+    const rewrite = hook({ event: 'BeforeTool', name: 'rewrite', matcher: '^note$' }, () => ({
+      hookSpecificOutput: { tool_input: { text: 'safe' } },
+    }));
+    const after = hook({ event: 'AfterTool', name: 'after-other', matcher: '^other$' }, () => ({
+      decision: 'block',
+      reason: 'no',
+    }));
+    const model = new ScriptedModel([
+      callTurn({ name: 'note', args: { text: 'raw' } }),
+      textTurn('ok'),
+    ]);
+    await drain(
+      agentWith(model, { hooks: [rewrite, after] })
+        .session()
+        .sendStream('go'),
+    );
+    expect(lastResponses(model.generateRequests[1])).toEqual([
+      {
+        output:
+          'noted safe\n\n[System] Tool input parameters were modified by a hook before execution.',
+      },
+    ]);
+  });
+
   it('a hand-over to an unknown tool is a tool error', async () => {
     const after = hook({ event: 'AfterTool', name: 'tail' }, () => ({
       hookSpecificOutput: { tailToolCallRequest: { name: 'nope', args: {} } },
